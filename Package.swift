@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "bookrender",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "bookrender", targets: ["bookrender"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // cairo, pango/pangocairo, fontconfig, libpng, libhyphen and libqrencode from Debian.
+        .systemLibrary(
+            name: "CGraphics",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpng-dev", "libhyphen-dev", "libqrencode-dev"])]
+        ),
+        // What Swift cannot call directly: libjpeg/libpng error recovery (setjmp) and GObject cast macros.
+        .target(
+            name: "CShim",
+            dependencies: ["CGraphics"],
+            linkerSettings: ["jpeg", "png16", "pangoft2-1.0", "pangocairo-1.0", "pango-1.0", "fontconfig",
+                             "gobject-2.0", "glib-2.0"].map { .linkedLibrary($0) }
+        ),
+        .target(name: "BookModel"),
+        .target(name: "BookConfig", dependencies: ["BookModel"]),
+        .target(name: "BookResolve", dependencies: ["BookModel", "BookConfig", "CShim", "CGraphics"]),
+        .target(name: "BookLayout", dependencies: ["BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
+        .target(name: "BookRender", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics"]),
+        .executableTarget(
+            name: "bookrender",
+            dependencies: [
+                "BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
+        .testTarget(name: "BookConfigTests", dependencies: ["BookConfig", "BookModel"]),
+        .testTarget(name: "BookResolveTests", dependencies: ["BookResolve", "BookModel", "BookConfig"]),
+        .testTarget(name: "BookLayoutTests", dependencies: ["BookLayout", "BookResolve", "BookModel", "BookConfig", "CGraphics"]),
+        .testTarget(name: "BookRenderTests", dependencies: ["BookRender", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
+        .testTarget(name: "CLITests", dependencies: ["BookModel"]),
+    ]
+)

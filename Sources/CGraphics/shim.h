@@ -1,0 +1,10 @@
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
+#include <pango/pangofc-font.h>
+#include <fontconfig/fontconfig.h>
+#include <glib.h>
+#include <hyphen.h>
+#include <qrencode.h>
+#include <png.h>

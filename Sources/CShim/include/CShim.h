@@ -1,0 +1,6 @@
+#ifndef BOOKRENDER_CSHIM_H
+#define BOOKRENDER_CSHIM_H
+#include "shim_gobject.h"
+#include "shim_jpeg.h"
+#include "shim_png.h"
+#endif

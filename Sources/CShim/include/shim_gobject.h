@@ -1,0 +1,15 @@
+#ifndef BOOKRENDER_SHIM_GOBJECT_H
+#define BOOKRENDER_SHIM_GOBJECT_H
+#include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
+#include <pango/pangofc-font.h>
+#include <fontconfig/fontconfig.h>
+
+/* GObject's checked casts are function-like macros, which Swift does not import. */
+PangoFcFontMap *shim_fc_font_map(PangoFontMap *map);
+/* The file a loaded Pango font comes from (NULL when it is not a fontconfig font); caller frees with g_free. */
+char *shim_font_file(PangoFont *font);
+/* The family name fontconfig reports for a loaded font (caller frees with g_free). */
+char *shim_font_family(PangoFont *font);
+void shim_object_unref(void *object);
+#endif

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages bookrender builds, renders and tests with, only when one is missing.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libcairo2-dev libpango1.0-dev libpng-dev libjpeg-dev libfontconfig-dev
+  libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
+  libqrencode-dev
+  # the private font set (see fonts/fonts.json)
+  fonts-sil-andika fonts-linuxlibertine fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
+  # PDF readers and image tools the tests check output with
+  poppler-utils qpdf libjpeg-turbo-progs imagemagick
+  python3-jsonschema
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
