@@ -60,7 +60,10 @@ public enum TrimSpec: Codable, Sendable, Equatable {
             self = .preset(name)
             return
         }
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard let c = try? decoder.container(keyedBy: CodingKeys.self) else {
+            throw DecodingError.typeMismatch(TrimSpec.self, .init(codingPath: decoder.codingPath,
+                debugDescription: "expected a trim size: a preset name (\"8.25x11\", \"a4\") or {\"width\": …, \"height\": …}"))
+        }
         self = .size(width: try c.decode(Length.self, forKey: .width), height: try c.decode(Length.self, forKey: .height))
     }
 
@@ -163,7 +166,10 @@ public enum ImageRef: Codable, Sendable, Equatable {
             }
             return
         }
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard let c = try? decoder.container(keyedBy: CodingKeys.self) else {
+            throw DecodingError.typeMismatch(ImageRef.self, .init(codingPath: decoder.codingPath,
+                debugDescription: "expected an image: a path string, {\"path\": …} or {\"base64\": …}"))
+        }
         if let p = try c.decodeIfPresent(String.self, forKey: .path) {
             self = .path(p)
         } else if let b = try c.decodeIfPresent(String.self, forKey: .base64) {
@@ -173,7 +179,7 @@ public enum ImageRef: Codable, Sendable, Equatable {
             self = .inline(data)
         } else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                debugDescription: "an image is a path string, {\"path\": …} or {\"base64\": …}"))
+                debugDescription: "an image object needs \"path\" (relative to the book's folder) or \"base64\" (the bytes)"))
         }
     }
 

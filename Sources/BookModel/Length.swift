@@ -29,7 +29,10 @@ public struct Length: Codable, Sendable, Equatable, Hashable, CustomStringConver
         if let v = try? c.decode(Double.self) {
             self.points = v
         } else {
-            let s = try c.decode(String.self)
+            guard let s = try? c.decode(String.self) else {
+                throw DecodingError.typeMismatch(Length.self, .init(codingPath: c.codingPath,
+                    debugDescription: "expected a length: a number of points or a string with a unit (\"0.5in\", \"12mm\")"))
+            }
             guard let parsed = Length(parsing: s) else {
                 throw DecodingError.dataCorruptedError(in: c,
                     debugDescription: "\"\(s)\" is not a length: write a number with in, mm, cm or pt (\"0.5in\")")
