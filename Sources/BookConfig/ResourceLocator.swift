@@ -1,0 +1,43 @@
+import Foundation
+
+/// Where bookrender's own data lives: `templates/` (themes) and `fonts/` (the private font set).
+/// `BOOKRENDER_HOME` wins; otherwise the folder above the executable (or the working directory)
+/// that holds both, so a build in `.build/debug` and an installed copy both find them.
+public struct ResourceLocator: Sendable {
+    public var root: URL
+    public var templates: URL { root.appendingPathComponent("templates") }
+    public var fontManifest: URL { root.appendingPathComponent("fonts/fonts.json") }
+
+    public init(root: URL) { self.root = root }
+
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ResourceLocator {
+        if let home = environment["BOOKRENDER_HOME"], !home.isEmpty {
+            let r = ResourceLocator(root: URL(fileURLWithPath: home))
+            guard r.isComplete else {
+                throw ConfigError("BOOKRENDER_HOME=\(home) has no templates/ and fonts/fonts.json")
+            }
+            return r
+        }
+        var starts: [URL] = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        starts.insert(exe.deletingLastPathComponent(), at: 0)
+        if let path = Bundle.main.executablePath {
+            starts.insert(URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent(), at: 0)
+        }
+        for start in starts {
+            var dir = start.standardizedFileURL
+            while true {
+                let r = ResourceLocator(root: dir)
+                if r.isComplete { return r }
+                let parent = dir.deletingLastPathComponent()
+                if parent.path == dir.path { break }
+                dir = parent
+            }
+        }
+        throw ConfigError("cannot find bookrender's templates/ and fonts/ folders; set BOOKRENDER_HOME to the folder holding them")
+    }
+
+    var isComplete: Bool {
+        FileManager.default.fileExists(atPath: templates.path) && FileManager.default.fileExists(atPath: fontManifest.path)
+    }
+}
