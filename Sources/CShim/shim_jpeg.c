@@ -63,7 +63,7 @@ static void on_emit_message(j_common_ptr cinfo, int msg_level) {
     if (msg_level >= 0) return; /* trace output */
     err->pub.num_warnings++;
     if (warning_means_damage(&err->pub)) {
-        err->status = SHIM_JPEG_ERR_CORRUPT;
+        err->status = err->pub.msg_code == JWRN_JPEG_EOF ? SHIM_JPEG_ERR_TRUNCATED : SHIM_JPEG_ERR_CORRUPT;
         longjmp(err->jump, 1);
     }
 }

@@ -58,7 +58,7 @@ static void read_from_memory(png_structp png, png_bytep out, size_t count) {
     struct png_memory_reader *reader = png_get_io_ptr(png);
     if (count > reader->size - reader->position) {
         struct shim_png_failure *failure = png_get_error_ptr(png);
-        failure->status = SHIM_PNG_ERR_CORRUPT;
+        failure->status = SHIM_PNG_ERR_TRUNCATED;
         png_error(png, "truncated PNG data");
     }
     memcpy(out, reader->data + reader->position, count);
@@ -95,6 +95,16 @@ int shim_png_decode(const uint8_t *data, size_t size, shim_png_image *image,
     if (size < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
         set_message(message, message_size, "not a PNG (bad signature)");
         return SHIM_PNG_ERR_FORMAT;
+    }
+    if (size >= 24) {
+        uint32_t width = ((uint32_t)data[16] << 24) | ((uint32_t)data[17] << 16) | ((uint32_t)data[18] << 8) | data[19];
+        uint32_t height = ((uint32_t)data[20] << 24) | ((uint32_t)data[21] << 16) | ((uint32_t)data[22] << 8) | data[23];
+        if (width > SHIM_PNG_MAX_DIMENSION || height > SHIM_PNG_MAX_DIMENSION) {
+            char text[128];
+            snprintf(text, sizeof text, "PNG is %u×%u, larger than 32767 pixels on a side", width, height);
+            set_message(message, message_size, text);
+            return SHIM_PNG_ERR_TOO_LARGE;
+        }
     }
     struct shim_png_failure failure;
     memset(&failure, 0, sizeof failure);

@@ -10,9 +10,10 @@ enum {
     SHIM_JPEG_OK = 0,
     SHIM_JPEG_ERR_ARGUMENT = 1,  /* NULL data, zero size, or a caller buffer of the wrong size */
     SHIM_JPEG_ERR_FORMAT = 2,    /* libjpeg rejected the data (bad header, unsupported feature) */
-    SHIM_JPEG_ERR_CORRUPT = 3,   /* truncated or corrupt data that libjpeg would only warn about */
+    SHIM_JPEG_ERR_CORRUPT = 3,   /* corrupt data that libjpeg would only warn about */
     SHIM_JPEG_ERR_MEMORY = 4,
     SHIM_JPEG_ERR_TOO_LARGE = 5, /* output larger than a cairo image surface can hold */
+    SHIM_JPEG_ERR_TRUNCATED = 6, /* the data ends before the image does */
 };
 
 /* The colour space the compressed data is in, as libjpeg infers it from JFIF/Adobe markers. */

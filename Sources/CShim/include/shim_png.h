@@ -10,10 +10,11 @@ enum {
     SHIM_PNG_OK = 0,
     SHIM_PNG_ERR_ARGUMENT = 1,  /* NULL data, a caller buffer of the wrong size or format */
     SHIM_PNG_ERR_FORMAT = 2,    /* not a PNG, or one libpng rejects */
-    SHIM_PNG_ERR_CORRUPT = 3,   /* truncated data, bad CRC, broken compressed stream */
+    SHIM_PNG_ERR_CORRUPT = 3,   /* bad CRC, broken compressed stream, bad chunk */
     SHIM_PNG_ERR_MEMORY = 4,
     SHIM_PNG_ERR_TOO_LARGE = 5, /* larger than a cairo image surface can hold */
     SHIM_PNG_ERR_IO = 6,        /* the output file could not be written */
+    SHIM_PNG_ERR_TRUNCATED = 7, /* the data ends before the image does */
 };
 
 typedef struct shim_png_image {
