@@ -1,0 +1,73 @@
+import BookConfig
+import BookResolve
+
+/// Page 1: the front cover from the cover settings (title, subtitle, accent colour, picture).
+enum CoverTemplate {
+    static func layout(_ ctx: LayoutContext) {
+        let cover = ctx.book.cover
+        let index = ctx.addPage(.cover, source: nil)
+        let typo = ctx.tokens.typography
+        let margins = ctx.book.margins
+        let textWidth = ctx.width - margins.inner - margins.outer
+        let textX = margins.inner
+
+        let title = ctx.setText(cover.title, role: typo.title, width: textWidth, alignment: .center)
+        let subtitle = cover.subtitle.map { ctx.setText($0, role: typo.subtitle, width: textWidth, alignment: .center) }
+        let author = cover.author.map { ctx.setText($0, role: typo.subtitle, width: textWidth, scale: 0.85, alignment: .center) }
+        let gap = typo.subtitle.size * 0.8
+        let blockHeight = title.height + (subtitle.map { gap + $0.height } ?? 0) + (author.map { gap * 1.5 + $0.height } ?? 0)
+
+        func placeTitleBlock(top: Double, color: Color) {
+            var y = top
+            ctx.append(.text(ctx.textBox(title, x: textX, y: y, width: textWidth, color: color)), to: index)
+            y += title.height
+            if let subtitle {
+                y += gap
+                ctx.append(.text(ctx.textBox(subtitle, x: textX, y: y, width: textWidth, color: color)), to: index)
+                y += subtitle.height
+            }
+            if let author {
+                y += gap * 1.5
+                ctx.append(.text(ctx.textBox(author, x: textX, y: y, width: textWidth, color: color)), to: index)
+            }
+        }
+
+        let page = ctx.pageRect
+        if ctx.tokens.templates.cover.style == "full-bleed" {
+            // The picture fills the page; the title sits on a translucent paper panel near the top.
+            switch cover.image {
+            case .asset(let asset):
+                let frame = ImageFit.cover(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight), in: page)
+                ctx.append(.image(ImageBox(asset: asset, frame: frame, clip: page)), to: index)
+            default:
+                ctx.append(.fill(Fill(rect: page, color: cover.accent)), to: index)
+                ctx.append(.placeholderArt(PlaceholderArt(rect: Rect(x: 0, y: page.height * 0.45, width: page.width, height: page.height * 0.55),
+                                                          wash: cover.accent, ink: ctx.palette.background,
+                                                          accent: ctx.palette.wash, cornerRadius: 0)), to: index)
+            }
+            let pad = typo.title.size * 0.6
+            let panel = Rect(x: textX - pad, y: margins.top, width: textWidth + 2 * pad, height: blockHeight + 2 * pad)
+            ctx.append(.fill(Fill(rect: panel, color: ctx.palette.background.withAlpha(0.9),
+                                  cornerRadius: ctx.tokens.sizing.cornerRadius, shadow: ctx.tokens.sizing.shadow)), to: index)
+            ctx.append(.rule(Rule(from: (panel.x + pad, panel.maxY - 4), to: (panel.maxX - pad, panel.maxY - 4),
+                                  width: 3, color: cover.accent)), to: index)
+            placeTitleBlock(top: panel.y + pad, color: ctx.palette.ink)
+        } else {
+            // Paper cover: an accent band at the spine edge, a framed photo, the title beneath.
+            ctx.append(.fill(Fill(rect: Rect(x: 0, y: 0, width: ctx.width * 0.06, height: ctx.height), color: cover.accent)), to: index)
+            let photoBox = Rect(x: textX, y: margins.top, width: textWidth, height: ctx.height * 0.5)
+            var below = margins.top + ctx.height * 0.12
+            if case .asset(let asset) = cover.image {
+                let frame = ImageFit.contain(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight), in: photoBox)
+                ctx.append(.image(ImageBox(asset: asset, frame: frame, clip: frame,
+                                           cornerRadius: ctx.tokens.sizing.cornerRadius, shadow: ctx.tokens.sizing.shadow)), to: index)
+                below = frame.maxY + typo.title.size * 1.2
+            }
+            placeTitleBlock(top: below, color: ctx.palette.ink)
+            let ruleW = textWidth * 0.25
+            ctx.append(.rule(Rule(from: (textX + (textWidth - ruleW) / 2, below - typo.title.size * 0.5),
+                                  to: (textX + (textWidth + ruleW) / 2, below - typo.title.size * 0.5),
+                                  width: 1.5, color: cover.accent)), to: index)
+        }
+    }
+}

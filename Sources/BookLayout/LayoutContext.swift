@@ -1,0 +1,99 @@
+import Foundation
+import BookConfig
+import BookResolve
+
+/// State shared by the page templates while one book is laid out: the pages made so far,
+/// the findings, and the geometry every template measures against.
+final class LayoutContext {
+    let book: ResolvedBook
+    let typesetter: Typesetter
+    var pages: [PageNode] = []
+    var findings: [Finding]
+
+    var tokens: DesignTokens { book.tokens }
+    var palette: Palette { book.tokens.palette }
+    var width: Double { book.trim.width }
+    var height: Double { book.trim.height }
+    var nextNumber: Int { pages.count + 1 }
+
+    init(book: ResolvedBook, typesetter: Typesetter) {
+        self.book = book
+        self.typesetter = typesetter
+        self.findings = book.findings
+    }
+
+    var pageRect: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+
+    /// The text area of a page: the inner margin is on the binding side (left on right-hand pages).
+    func contentRect(for number: Int) -> Rect {
+        let m = book.margins
+        let left = number % 2 == 1 ? m.inner : m.outer
+        return Rect(x: left, y: m.top, width: width - m.inner - m.outer, height: height - m.top - m.bottom)
+    }
+
+    /// Appends a page with the paper colour laid down first, and returns its index in `pages`.
+    @discardableResult
+    func addPage(_ role: PageRole, source: Int?, items: [PageItem] = []) -> Int {
+        let background = PageItem.fill(Fill(rect: pageRect, color: palette.background))
+        pages.append(PageNode(number: nextNumber, role: role, sourcePage: source, items: [background] + items))
+        return pages.count - 1
+    }
+
+    func append(_ item: PageItem, to index: Int) { pages[index].items.append(item) }
+
+    /// Pads with a blank page so the next page lands on `side`, and says so in the report.
+    func startOn(_ side: PageSide, source: Int, why: String) {
+        let nextSide: PageSide = nextNumber % 2 == 1 ? .right : .left
+        guard nextSide != side else { return }
+        addPage(.blank, source: nil)
+        findings.append(Finding(.warning, .blankPageInserted, sourcePage: source, physicalPages: [nextNumber - 1],
+                                "blank page inserted so the \(why) starts on a \(side.rawValue)-hand page"))
+    }
+
+    /// Resolve reported the missing picture; layout adds the physical page it ended up on.
+    func notePlaceholder(onPage number: Int, source: Int?) {
+        for i in findings.indices where findings[i].sourcePage == source
+            && (findings[i].kind == .placeholder || findings[i].kind == .missingImage)
+            && !findings[i].physicalPages.contains(number) {
+            findings[i].physicalPages.append(number)
+        }
+    }
+
+    // MARK: Text
+
+    func style(_ role: TypeRole, scale: Double = 1) -> TextStyle {
+        TextStyle(family: role.family, size: role.size * scale, weight: role.weight, italic: role.italic,
+                  lineHeight: role.lineHeight, letterSpacing: 0, firstLineIndent: role.indent * role.size * scale)
+    }
+
+    func alignment(_ role: TypeRole) -> TextAlignment {
+        switch role.align {
+        case "center": return .center
+        case "end", "right": return .end
+        case "justify": return .justify
+        default: return .start
+        }
+    }
+
+    func setText(_ text: String, role: TypeRole, width: Double, scale: Double = 1, alignment: TextAlignment? = nil) -> TextLayout {
+        typesetter.layout(text, style: style(role, scale: scale), width: width,
+                          alignment: alignment ?? self.alignment(role), hyphenate: role.hyphenate)
+    }
+
+    /// A whole layout placed with its first line's top at `origin.y`.
+    func textBox(_ layout: TextLayout, x: Double, y: Double, width: Double, color: Color? = nil) -> TextBox {
+        TextBox(layout: layout, lines: 0..<layout.lines.count,
+                frame: Rect(x: x, y: y, width: width, height: layout.height), color: color ?? palette.ink)
+    }
+
+    // MARK: Folios
+
+    /// The page number, centred in the bottom margin.
+    func addFolio(to index: Int) {
+        let number = pages[index].number
+        let role = tokens.typography.pageNumber
+        let layout = setText(String(number), role: role, width: width, alignment: .center)
+        let y = height - book.margins.bottom / 2 - layout.height / 2
+        append(.text(textBox(layout, x: 0, y: y, width: width, color: palette.muted)), to: index)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import BookConfig
+import BookResolve
+
+/// The layout stage's output: every physical page as positioned boxes in page coordinates
+/// (points, origin top-left). It knows nothing of PDF or PNG; the draw stage walks it.
+public struct PageTree {
+    public var trim: TrimSize
+    public var pages: [PageNode]
+    /// Resolve's findings plus layout's own (placeholders, missing glyphs, inserted blank pages).
+    public var findings: [Finding]
+    public var title: String
+    public var author: String?
+    /// ISO 8601, written as the PDF's dates so the same book gives the same bytes.
+    public var created: String?
+}
+
+public enum PageSide: String, Sendable { case left, right }
+
+public enum PageRole: String, Sendable {
+    case cover, illustration, text, photo, chapter, spreadLeft, spreadRight, qr, blank
+}
+
+public struct PageNode {
+    /// 1-based physical page number; page 1 (the cover) is a right-hand page.
+    public var number: Int
+    public var role: PageRole
+    /// Index in the book's `pages` this page was laid out from.
+    public var sourcePage: Int?
+    public var items: [PageItem]
+
+    public var side: PageSide { number % 2 == 1 ? .right : .left }
+
+    public init(number: Int, role: PageRole, sourcePage: Int?, items: [PageItem] = []) {
+        self.number = number; self.role = role; self.sourcePage = sourcePage; self.items = items
+    }
+
+    /// The text of every text box on the page, in drawing order (soft hyphens included).
+    public var text: String {
+        items.compactMap { item -> String? in
+            if case .text(let t) = item { return t.text }
+            return nil
+        }.joined(separator: "\n")
+    }
+
+    public var images: [ImageBox] {
+        items.compactMap { if case .image(let i) = $0 { return i } else { return nil } }
+    }
+
+    public var textBoxes: [TextBox] {
+        items.compactMap { if case .text(let t) = $0 { return t } else { return nil } }
+    }
+}
+
+public struct Rect: Sendable, Equatable, CustomStringConvertible {
+    public var x: Double, y: Double, width: Double, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public func inset(by d: Double) -> Rect { Rect(x: x + d, y: y + d, width: width - 2 * d, height: height - 2 * d) }
+    public func contains(_ r: Rect, tolerance: Double = 0.01) -> Bool {
+        r.x >= x - tolerance && r.y >= y - tolerance && r.maxX <= maxX + tolerance && r.maxY <= maxY + tolerance
+    }
+    public var description: String { String(format: "(%.1f,%.1f %.1f×%.1f)", x, y, width, height) }
+}
+
+public enum PageItem {
+    case fill(Fill)
+    case image(ImageBox)
+    case text(TextBox)
+    case rule(Rule)
+    case qr(QRBox)
+    case placeholderArt(PlaceholderArt)
+    case gradient(Gradient)
+}
+
+public struct Fill {
+    public var rect: Rect
+    public var color: Color
+    public var cornerRadius: Double = 0
+    /// A soft drop shadow under the fill (radius, y offset, opacity), drawn first.
+    public var shadow: Shadow?
+}
+
+public struct ImageBox {
+    public var asset: ImageAsset
+    /// Where the whole (EXIF-oriented) picture lands; larger than `clip` when it is cropped to fill,
+    /// and spanning both pages of a spread.
+    public var frame: Rect
+    /// The visible part; drawing never leaves it.
+    public var clip: Rect
+    public var cornerRadius: Double = 0
+    public var shadow: Shadow?
+
+    /// Effective resolution in pixels per inch (the lower of the two axes).
+    public var effectiveDPI: Double {
+        min(Double(asset.info.orientedWidth) / (frame.width / 72), Double(asset.info.orientedHeight) / (frame.height / 72))
+    }
+}
+
+public struct TextBox {
+    public var layout: TextLayout
+    /// The layout's lines drawn here; a flowing text spreads its lines over many boxes.
+    public var lines: Range<Int>
+    /// The frame the lines were measured for; every line lies inside it.
+    public var frame: Rect
+    public var color: Color
+
+    /// Top of the first line in layout coordinates: subtracted so that line sits at `frame.y`.
+    public var layoutTop: Double { lines.isEmpty ? 0 : layout.lines[lines.lowerBound].top }
+
+    public var text: String { layout.lines[lines].map(\.text).joined(separator: "\n") }
+
+    /// Bounding box of the lines actually drawn, in page coordinates.
+    public var inkBounds: Rect {
+        guard !lines.isEmpty else { return Rect(x: frame.x, y: frame.y, width: 0, height: 0) }
+        let ls = layout.lines[lines]
+        let minX = ls.map(\.x).min()!, maxX = ls.map { $0.x + $0.width }.max()!
+        let last = ls.last!
+        return Rect(x: frame.x + minX, y: frame.y, width: maxX - minX, height: last.top + last.height - layoutTop)
+    }
+}
+
+public struct Rule {
+    public var from: (x: Double, y: Double)
+    public var to: (x: Double, y: Double)
+    public var width: Double
+    public var color: Color
+}
+
+public struct QRBox {
+    public var frame: Rect
+    /// Modules per side.
+    public var size: Int
+    /// Row-major, true = dark.
+    public var modules: [Bool]
+    public var color: Color
+}
+
+/// The themed stand-in for a missing picture: a framed wash with a simple landscape motif.
+public struct PlaceholderArt {
+    public var rect: Rect
+    public var wash: Color
+    public var ink: Color
+    public var accent: Color
+    public var cornerRadius: Double
+}
+
+/// A horizontal linear gradient (spine shading, cover panels).
+public struct Gradient {
+    public var rect: Rect
+    public var stops: [(offset: Double, color: Color)]
+}

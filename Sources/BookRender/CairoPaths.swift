@@ -1,0 +1,45 @@
+import Foundation
+import CGraphics
+import BookConfig
+import BookLayout
+
+/// Path and paint helpers shared by everything the drawer paints.
+enum CairoPaths {
+    static func roundedRect(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
+        let rad = min(radius, r.width / 2, r.height / 2)
+        guard rad > 0 else {
+            cairo_rectangle(cr, r.x, r.y, r.width, r.height)
+            return
+        }
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, r.maxX - rad, r.y + rad, rad, -Double.pi / 2, 0)
+        cairo_arc(cr, r.maxX - rad, r.maxY - rad, rad, 0, Double.pi / 2)
+        cairo_arc(cr, r.x + rad, r.maxY - rad, rad, Double.pi / 2, Double.pi)
+        cairo_arc(cr, r.x + rad, r.y + rad, rad, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+
+    static func setColor(_ cr: OpaquePointer, _ c: Color, alpha: Double = 1) {
+        if c.alpha * alpha >= 1 {
+            cairo_set_source_rgb(cr, c.red, c.green, c.blue)
+        } else {
+            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * alpha)
+        }
+    }
+
+    /// A soft shadow without a blur filter (cairo has none): stacked translucent rounded rects that
+    /// grow by the shadow radius, so the edge fades out over `radius` points.
+    static func shadow(_ cr: OpaquePointer, under r: Rect, cornerRadius: Double, shadow: Shadow) {
+        guard shadow.opacity > 0, shadow.radius > 0 else { return }
+        let steps = 8
+        cairo_save(cr)
+        for i in 0..<steps {
+            let grow = shadow.radius * (1 - Double(i) / Double(steps)) / 2
+            let rect = Rect(x: r.x - grow, y: r.y + shadow.y - grow, width: r.width + 2 * grow, height: r.height + 2 * grow)
+            roundedRect(cr, rect, radius: cornerRadius + grow)
+            cairo_set_source_rgba(cr, 0, 0, 0, shadow.opacity / Double(steps))
+            cairo_fill(cr)
+        }
+        cairo_restore(cr)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import CGraphics
+import BookResolve
+import BookLayout
+
+/// A cairo surface for an image, in stored (unrotated) pixels; `scale` maps its pixels to stored ones
+/// when it was decoded smaller than stored.
+struct ImageSurface {
+    let surface: OpaquePointer
+    let pixelWidth: Int
+    let pixelHeight: Int
+    let storedWidth: Int
+    let storedHeight: Int
+}
+
+protocol ImageSources: AnyObject {
+    func surface(for box: ImageBox) throws -> ImageSurface
+    /// Whether the drawer should pad the image's edge (raster) or leave it as is (PDF pass-through).
+    var padsEdges: Bool { get }
+}
+
+/// For the PDF: JPEGs travel as their own bytes (cairo's JPEG mime data on an undecoded surface of
+/// the right size), one object per distinct image through the unique-id mime type; everything else
+/// is decoded once per document and handed to cairo as pixels.
+final class PDFImageSources: ImageSources {
+    private var cache: [String: (owner: AnyObject, surface: ImageSurface)] = [:]
+    var padsEdges: Bool { false }
+
+    func surface(for box: ImageBox) throws -> ImageSurface {
+        let asset = box.asset
+        if let hit = cache[asset.id] { return hit.surface }
+        let w = asset.info.pixelWidth, h = asset.info.pixelHeight
+        let owner: AnyObject
+        let s: ImageSurface
+        if asset.passesThroughToPDF {
+            let blank = BlankSurface(width: w, height: h)
+            try blank.attach(jpeg: asset.data, uniqueID: asset.id)
+            owner = blank
+            s = ImageSurface(surface: blank.surface, pixelWidth: w, pixelHeight: h, storedWidth: w, storedHeight: h)
+        } else {
+            let decoded = try ImageDecoder.decode(asset.data, info: asset.info)
+            let id = Array(asset.id.utf8)
+            id.withUnsafeBufferPointer { buf in
+                let copy = malloc(buf.count)!
+                memcpy(copy, buf.baseAddress!, buf.count)
+                cairo_surface_set_mime_data(decoded.surface, CAIRO_MIME_TYPE_UNIQUE_ID, copy.assumingMemoryBound(to: UInt8.self),
+                                            UInt(buf.count), free, copy)
+            }
+            owner = decoded
+            s = ImageSurface(surface: decoded.surface, pixelWidth: decoded.width, pixelHeight: decoded.height, storedWidth: w, storedHeight: h)
+        }
+        cache[asset.id] = (owner, s)
+        return s
+    }
+}
+
+/// An image surface that is never painted: cairo's PDF backend reads only its size and mime data.
+/// Its pixel memory is calloc'd and never touched, so the kernel maps no pages for it.
+final class BlankSurface {
+    let surface: OpaquePointer
+
+    init(width: Int, height: Int) {
+        surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))
+    }
+
+    func attach(jpeg: Data, uniqueID: String) throws {
+        for (type, bytes) in [(CAIRO_MIME_TYPE_JPEG, [UInt8](jpeg)), (CAIRO_MIME_TYPE_UNIQUE_ID, Array(uniqueID.utf8))] {
+            let copy = malloc(max(bytes.count, 1))!
+            bytes.withUnsafeBytes { _ = memcpy(copy, $0.baseAddress!, bytes.count) }
+            let status = cairo_surface_set_mime_data(surface, type, copy.assumingMemoryBound(to: UInt8.self), UInt(bytes.count), free, copy)
+            guard status == CAIRO_STATUS_SUCCESS else {
+                free(copy)
+                throw RenderError("cairo refused the image data: \(String(cString: cairo_status_to_string(status)))")
+            }
+        }
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+}
+
+/// For PNG pages: each image decoded once per size the pages need, at the smallest libjpeg scale
+/// that still covers the drawn size, and reused across pages by content hash.
+final class RasterImageSources: ImageSources {
+    let dpi: Double
+    private var cache: [String: (owner: DecodedImage, surface: ImageSurface)] = [:]
+    var padsEdges: Bool { true }
+
+    init(dpi: Double) { self.dpi = dpi }
+
+    func surface(for box: ImageBox) throws -> ImageSurface {
+        let info = box.asset.info
+        let rotated = info.orientation >= 5
+        let needW = Int((box.frame.width * dpi / 72).rounded(.up))
+        let needH = Int((box.frame.height * dpi / 72).rounded(.up))
+        let (minW, minH) = rotated ? (needH, needW) : (needW, needH)
+        let key = "\(box.asset.id)/\(minW)x\(minH)"
+        if let hit = cache[key] { return hit.surface }
+        let decoded = try ImageDecoder.decode(box.asset.data, info: info, minWidth: minW, minHeight: minH)
+        let s = ImageSurface(surface: decoded.surface, pixelWidth: decoded.width, pixelHeight: decoded.height,
+                             storedWidth: info.pixelWidth, storedHeight: info.pixelHeight)
+        cache[key] = (decoded, s)
+        return s
+    }
+}
+
+public struct RenderError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import CGraphics
+import BookLayout
+
+/// Rasterizes pages to PNG files (one per page, at the DPI asked) and, on request, facing-page
+/// previews: page 1 alone on the right, then 2|3, 4|5…, with shading along the spine.
+public struct PNGPageWriter {
+    public var dpi: Double
+    public var spreads: Bool
+
+    public init(dpi: Double = 150, spreads: Bool = false) { self.dpi = dpi; self.spreads = spreads }
+
+    public static func fileName(page: Int) -> String { String(format: "page-%03d.png", page) }
+
+    /// Returns the files written, in page order.
+    @discardableResult
+    public func write(_ tree: PageTree, to directory: URL, pages: Set<Int>? = nil) throws -> [URL] {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let drawer = PageDrawer(images: RasterImageSources(dpi: dpi))
+        let size = pixelSize(tree)
+        var written: [URL] = []
+        var pendingLeft: (number: Int, surface: OpaquePointer)?
+        defer { if let p = pendingLeft { cairo_surface_destroy(p.surface) } }
+
+        for page in tree.pages where pages?.contains(page.number) ?? true {
+            let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(size.width), Int32(size.height))!
+            var keep = false
+            defer { if !keep { cairo_surface_destroy(surface) } }
+            let cr = cairo_create(surface)!
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_paint(cr)
+            cairo_scale(cr, dpi / 72, dpi / 72)
+            do {
+                try drawer.draw(page, on: cr)
+            } catch {
+                cairo_destroy(cr)
+                throw error
+            }
+            cairo_destroy(cr)
+            let url = directory.appendingPathComponent(Self.fileName(page: page.number))
+            try AtomicOutput.write(to: url) { tmp in try PNGWriter.write(surface: surface, to: tmp.path, dpi: dpi) }
+            written.append(url)
+
+            guard spreads else { continue }
+            if page.side == .left {
+                if let p = pendingLeft { try spread(left: p, right: nil, size, directory, &written); cairo_surface_destroy(p.surface) }
+                pendingLeft = (page.number, surface)
+                keep = true
+            } else {
+                let left = pendingLeft.flatMap { $0.number == page.number - 1 ? $0 : nil }
+                try spread(left: left, right: (page.number, surface), size, directory, &written)
+                if let p = pendingLeft { cairo_surface_destroy(p.surface); pendingLeft = nil }
+            }
+        }
+        if spreads, let p = pendingLeft {
+            try spread(left: p, right: nil, size, directory, &written)
+        }
+        return written
+    }
+
+    public func pixelSize(_ tree: PageTree) -> (width: Int, height: Int) {
+        (Int((tree.trim.width * dpi / 72).rounded()), Int((tree.trim.height * dpi / 72).rounded()))
+    }
+
+    private func spread(left: (number: Int, surface: OpaquePointer)?, right: (number: Int, surface: OpaquePointer)?,
+                        _ size: (width: Int, height: Int), _ directory: URL, _ written: inout [URL]) throws {
+        let w = size.width, h = size.height
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(2 * w), Int32(h))!
+        defer { cairo_surface_destroy(surface) }
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr) }
+        // The empty side of a lone page is a neutral grey, like a viewer's desk, not paper.
+        cairo_set_source_rgb(cr, 0.86, 0.86, 0.86)
+        cairo_paint(cr)
+        if let l = left { cairo_set_source_surface(cr, l.surface, 0, 0); cairo_paint(cr) }
+        if let r = right { cairo_set_source_surface(cr, r.surface, Double(w), 0); cairo_paint(cr) }
+        if left != nil && right != nil {
+            let shade = Double(w) * 0.06
+            let pattern = cairo_pattern_create_linear(Double(w) - shade, 0, Double(w) + shade, 0)!
+            cairo_pattern_add_color_stop_rgba(pattern, 0, 0, 0, 0, 0)
+            cairo_pattern_add_color_stop_rgba(pattern, 0.5, 0, 0, 0, 0.28)
+            cairo_pattern_add_color_stop_rgba(pattern, 1, 0, 0, 0, 0)
+            cairo_rectangle(cr, Double(w) - shade, 0, 2 * shade, Double(h))
+            cairo_set_source(cr, pattern)
+            cairo_fill(cr)
+            cairo_pattern_destroy(pattern)
+        }
+        let name = [left?.number, right?.number].compactMap { $0 }.map { String(format: "%03d", $0) }.joined(separator: "-")
+        let url = directory.appendingPathComponent("spread-\(name).png")
+        cairo_surface_flush(surface)
+        try AtomicOutput.write(to: url) { tmp in try PNGWriter.write(surface: surface, to: tmp.path, dpi: dpi) }
+        written.append(url)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import CGraphics
+import BookConfig
+import BookResolve
+import BookLayout
+
+/// The draw stage: walks one page of the page tree onto a cairo context. The same code paints the
+/// PDF surface and the PNG image surface; only the surface and the image sources differ.
+final class PageDrawer {
+    private let images: ImageSources
+    private var lineCache: [ObjectIdentifier: [UnsafeMutablePointer<PangoLayoutLine>]] = [:]
+
+    init(images: ImageSources) { self.images = images }
+
+    func draw(_ page: PageNode, on cr: OpaquePointer) throws {
+        for item in page.items {
+            switch item {
+            case .fill(let f): fill(f, cr)
+            case .image(let box):
+                do {
+                    try image(box, cr)
+                } catch {
+                    let source = page.sourcePage.map { " ($.pages[\($0)])" } ?? ""
+                    throw RenderError("page \(page.number)\(source): cannot draw \(box.asset.origin): \(error)")
+                }
+            case .text(let t): text(t, cr)
+            case .rule(let r): rule(r, cr)
+            case .qr(let q): qr(q, cr)
+            case .placeholderArt(let p): PlaceholderPainter.paint(p, on: cr)
+            case .gradient(let g): gradient(g, cr)
+            }
+        }
+    }
+
+    private func fill(_ f: Fill, _ cr: OpaquePointer) {
+        if let s = f.shadow { CairoPaths.shadow(cr, under: f.rect, cornerRadius: f.cornerRadius, shadow: s) }
+        CairoPaths.roundedRect(cr, f.rect, radius: f.cornerRadius)
+        CairoPaths.setColor(cr, f.color)
+        cairo_fill(cr)
+    }
+
+    private func image(_ box: ImageBox, _ cr: OpaquePointer) throws {
+        let src = try images.surface(for: box)
+        if let s = box.shadow { CairoPaths.shadow(cr, under: box.clip, cornerRadius: box.cornerRadius, shadow: s) }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        CairoPaths.roundedRect(cr, box.clip, radius: box.cornerRadius)
+        cairo_clip(cr)
+        let info = box.asset.info
+        cairo_translate(cr, box.frame.x, box.frame.y)
+        cairo_scale(cr, box.frame.width / Double(info.orientedWidth), box.frame.height / Double(info.orientedHeight))
+        var m = Self.orientation(info.orientation, width: Double(src.storedWidth), height: Double(src.storedHeight))
+        cairo_transform(cr, &m)
+        if src.pixelWidth != src.storedWidth || src.pixelHeight != src.storedHeight {
+            cairo_scale(cr, Double(src.storedWidth) / Double(src.pixelWidth), Double(src.storedHeight) / Double(src.pixelHeight))
+        }
+        cairo_set_source_surface(cr, src.surface, 0, 0)
+        let pattern = cairo_get_source(cr)
+        // Padding stops the page edge of a full-bleed raster fading into the paper; the PDF keeps
+        // the plain pattern so cairo can pass the JPEG through.
+        if images.padsEdges { cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD) }
+        cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+        cairo_paint(cr)
+    }
+
+    /// Maps stored pixels to the upright picture for EXIF orientations 1–8, so the PDF (JPEG passed
+    /// through unrotated) and the PNG agree.
+    static func orientation(_ o: Int, width w: Double, height h: Double) -> cairo_matrix_t {
+        var m = cairo_matrix_t()
+        switch o {
+        case 2: cairo_matrix_init(&m, -1, 0, 0, 1, w, 0)
+        case 3: cairo_matrix_init(&m, -1, 0, 0, -1, w, h)
+        case 4: cairo_matrix_init(&m, 1, 0, 0, -1, 0, h)
+        case 5: cairo_matrix_init(&m, 0, 1, 1, 0, 0, 0)
+        case 6: cairo_matrix_init(&m, 0, 1, -1, 0, h, 0)
+        case 7: cairo_matrix_init(&m, 0, -1, -1, 0, h, w)
+        case 8: cairo_matrix_init(&m, 0, -1, 1, 0, 0, w)
+        default: cairo_matrix_init_identity(&m)
+        }
+        return m
+    }
+
+    private func lines(of layout: TextLayout) -> [UnsafeMutablePointer<PangoLayoutLine>] {
+        let key = ObjectIdentifier(layout)
+        if let hit = lineCache[key] { return hit }
+        var out: [UnsafeMutablePointer<PangoLayoutLine>] = []
+        var node = pango_layout_get_lines_readonly(layout.pangoLayout)
+        while let n = node {
+            out.append(n.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self))
+            node = n.pointee.next
+        }
+        lineCache[key] = out
+        return out
+    }
+
+    private func text(_ t: TextBox, _ cr: OpaquePointer) {
+        let pangoLines = lines(of: t.layout)
+        CairoPaths.setColor(cr, t.color)
+        let top = t.layoutTop
+        for i in t.lines where i < pangoLines.count {
+            let line = t.layout.lines[i]
+            cairo_move_to(cr, t.frame.x + line.x, t.frame.y + line.baseline - top)
+            pango_cairo_show_layout_line(cr, pangoLines[i])
+        }
+    }
+
+    private func rule(_ r: Rule, _ cr: OpaquePointer) {
+        cairo_move_to(cr, r.from.x, r.from.y)
+        cairo_line_to(cr, r.to.x, r.to.y)
+        cairo_set_line_width(cr, r.width)
+        CairoPaths.setColor(cr, r.color)
+        cairo_stroke(cr)
+    }
+
+    /// Dark modules merged into horizontal runs and filled as one path: vector, crisp at any DPI,
+    /// and no hairline seams between neighbouring modules.
+    private func qr(_ q: QRBox, _ cr: OpaquePointer) {
+        let m = q.frame.width / Double(q.size)
+        for row in 0..<q.size {
+            var col = 0
+            while col < q.size {
+                guard q.modules[row * q.size + col] else { col += 1; continue }
+                let start = col
+                while col < q.size, q.modules[row * q.size + col] { col += 1 }
+                cairo_rectangle(cr, q.frame.x + Double(start) * m, q.frame.y + Double(row) * m, Double(col - start) * m, m)
+            }
+        }
+        CairoPaths.setColor(cr, q.color)
+        cairo_fill(cr)
+    }
+
+    private func gradient(_ g: Gradient, _ cr: OpaquePointer) {
+        guard let pattern = cairo_pattern_create_linear(g.rect.x, 0, g.rect.maxX, 0) else { return }
+        defer { cairo_pattern_destroy(pattern) }
+        for stop in g.stops {
+            cairo_pattern_add_color_stop_rgba(pattern, stop.offset, stop.color.red, stop.color.green, stop.color.blue, stop.color.alpha)
+        }
+        cairo_rectangle(cr, g.rect.x, g.rect.y, g.rect.width, g.rect.height)
+        cairo_set_source(cr, pattern)
+        cairo_fill(cr)
+    }
+}

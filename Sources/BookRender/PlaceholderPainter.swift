@@ -1,0 +1,48 @@
+import Foundation
+import CGraphics
+import BookLayout
+
+/// Paints the placeholder motif: a dashed frame on the wash, a sun and two hills in the theme's colours.
+enum PlaceholderPainter {
+    static func paint(_ art: PlaceholderArt, on cr: OpaquePointer) {
+        let r = art.rect
+        cairo_save(cr)
+        CairoPaths.roundedRect(cr, r, radius: art.cornerRadius)
+        CairoPaths.setColor(cr, art.wash)
+        cairo_fill_preserve(cr)
+        cairo_clip(cr)
+
+        // Motif in the upper 60 %: hills along its foot, a sun above the right hill.
+        let m = Rect(x: r.x, y: r.y + r.height * 0.08, width: r.width, height: r.height * 0.52)
+        let s = min(m.width, m.height)
+        cairo_arc(cr, m.x + m.width * 0.66, m.y + m.height * 0.32, s * 0.11, 0, 2 * Double.pi)
+        CairoPaths.setColor(cr, art.accent, alpha: 0.8)
+        cairo_fill(cr)
+
+        cairo_move_to(cr, r.x, m.maxY)
+        cairo_curve_to(cr, m.x + m.width * 0.2, m.y + m.height * 0.45, m.x + m.width * 0.45, m.y + m.height * 0.5, m.x + m.width * 0.6, m.maxY)
+        cairo_close_path(cr)
+        CairoPaths.setColor(cr, art.ink, alpha: 0.35)
+        cairo_fill(cr)
+        cairo_move_to(cr, m.x + m.width * 0.3, m.maxY)
+        cairo_curve_to(cr, m.x + m.width * 0.55, m.y + m.height * 0.55, m.x + m.width * 0.85, m.y + m.height * 0.6, r.maxX, m.maxY)
+        cairo_close_path(cr)
+        CairoPaths.setColor(cr, art.accent, alpha: 0.45)
+        cairo_fill(cr)
+        cairo_rectangle(cr, r.x, m.maxY - 0.5, r.width, 1.5)
+        CairoPaths.setColor(cr, art.ink, alpha: 0.35)
+        cairo_fill(cr)
+        cairo_restore(cr)
+
+        // The dashed edge says "not final" at a glance, on screen and on a proof.
+        cairo_save(cr)
+        let inset = r.inset(by: 6)
+        CairoPaths.roundedRect(cr, inset, radius: max(0, art.cornerRadius - 6))
+        var dashes: [Double] = [7, 5]
+        cairo_set_dash(cr, &dashes, 2, 0)
+        cairo_set_line_width(cr, 1.5)
+        CairoPaths.setColor(cr, art.accent, alpha: 0.9)
+        cairo_stroke(cr)
+        cairo_restore(cr)
+    }
+}

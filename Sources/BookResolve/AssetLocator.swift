@@ -1,0 +1,60 @@
+import Foundation
+import BookModel
+
+/// Reads the images a book names, confined to the book's folder: a path may not be absolute nor
+/// climb out with `..` or a symlink, so a book file cannot make bookrender read arbitrary files.
+public struct AssetLocator: Sendable {
+    public let folder: URL
+    private let realFolder: String
+
+    public init(folder: URL) {
+        self.folder = folder
+        self.realFolder = folder.standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    public enum Outcome: Sendable {
+        case found(ImageAsset)
+        case missing(path: String)
+    }
+
+    /// `jsonPath` names the reference in errors ("$.pages[3].image").
+    public func load(_ ref: ImageRef, jsonPath: String) throws(ResolveError) -> Outcome {
+        switch ref {
+        case .inline(let data):
+            return .found(try probe(data, origin: "inline image at \(jsonPath)", jsonPath: jsonPath))
+        case .path(let relative):
+            let url = try confined(relative, jsonPath: jsonPath)
+            guard FileManager.default.fileExists(atPath: url.path) else { return .missing(path: relative) }
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw ResolveError("\(jsonPath): cannot read \(relative) (check its permissions)")
+            }
+            return .found(try probe(data, origin: relative, jsonPath: jsonPath))
+        }
+    }
+
+    func confined(_ relative: String, jsonPath: String) throws(ResolveError) -> URL {
+        if relative.hasPrefix("/") || relative.hasPrefix("~") {
+            throw ResolveError("\(jsonPath): \"\(relative)\" is absolute; image paths are relative to the book's folder")
+        }
+        let url = folder.appendingPathComponent(relative).standardizedFileURL
+        let real = url.resolvingSymlinksInPath().path
+        guard real == realFolder || real.hasPrefix(realFolder.hasSuffix("/") ? realFolder : realFolder + "/") else {
+            throw ResolveError("\(jsonPath): \"\(relative)\" points outside the book's folder; keep images inside it")
+        }
+        return url
+    }
+
+    private func probe(_ data: Data, origin: String, jsonPath: String) throws(ResolveError) -> ImageAsset {
+        do {
+            return ImageAsset(data: data, info: try ImageProbe.probe(data), origin: origin)
+        } catch {
+            throw ResolveError("\(jsonPath): \(origin) is not a usable image: \(error)")
+        }
+    }
+}
+
+public struct ResolveError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import BookModel
+import BookConfig
+
+/// A book with its theme applied, its assets located and probed and its trim and margins in points:
+/// everything layout needs, and nothing it has to look up again.
+public struct ResolvedBook: Sendable {
+    public var book: Book
+    public var folder: URL
+    public var themeName: String
+    public var tokens: DesignTokens
+    public var trim: TrimSize
+    public var margins: ResolvedMargins
+    public var language: String
+    public var cover: ResolvedCover
+    public var mainCharacterImage: ImageAsset?
+    public var pages: [ResolvedPage]
+    /// Folders of fonts the book carries with it (`fonts/` beside book.json).
+    public var bookFontDirectories: [URL]
+    public var findings: [Finding]
+}
+
+public struct ResolvedMargins: Sendable, Equatable {
+    public var top: Double
+    public var bottom: Double
+    public var inner: Double
+    public var outer: Double
+}
+
+public struct ResolvedCover: Sendable {
+    public var title: String
+    public var subtitle: String?
+    public var author: String?
+    public var accent: Color
+    public var image: ImageSlot
+}
+
+public struct ResolvedPage: Sendable {
+    /// Index in the book's `pages`.
+    public var index: Int
+    public var page: Page
+    public var image: ImageSlot
+}
+
+/// What stands where a picture goes.
+public enum ImageSlot: Sendable {
+    case none
+    case asset(ImageAsset)
+    /// The picture is missing or not yet generated: layout draws a themed placeholder from the scene.
+    case placeholder(reason: String)
+
+    public var asset: ImageAsset? {
+        if case .asset(let a) = self { return a }
+        return nil
+    }
+    public var isPlaceholder: Bool {
+        if case .placeholder = self { return true }
+        return false
+    }
+}
+
+/// Something a user should hear about: a warning (output still written) or an error.
+public struct Finding: Sendable, Equatable, CustomStringConvertible {
+    public enum Severity: String, Sendable { case warning, error }
+    public enum Kind: String, Sendable {
+        case placeholder, missingImage, missingGlyph, noHyphenation, blankPageInserted, other
+    }
+    public var severity: Severity
+    public var kind: Kind
+    /// Index in the book's `pages` when the finding is about one.
+    public var sourcePage: Int?
+    /// Physical page numbers (1-based) when layout knows them.
+    public var physicalPages: [Int]
+    public var message: String
+
+    public init(_ severity: Severity, _ kind: Kind, sourcePage: Int? = nil, physicalPages: [Int] = [], _ message: String) {
+        self.severity = severity; self.kind = kind; self.sourcePage = sourcePage
+        self.physicalPages = physicalPages; self.message = message
+    }
+
+    public var description: String {
+        var parts: [String] = [severity.rawValue]
+        if !physicalPages.isEmpty {
+            parts.append(physicalPages.count == 1 ? "page \(physicalPages[0])" :
+                "pages \(physicalPages.first!)–\(physicalPages.last!)")
+        }
+        if let s = sourcePage { parts.append("$.pages[\(s)]") }
+        return parts.joined(separator: ": ") + ": " + message
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import BookModel
+import BookConfig
+
+/// The resolve stage: theme and tokens, trim and margins, assets and placeholders.
+public struct Resolver {
+    public struct Options: Sendable {
+        /// A theme name that replaces the book's own (`--theme`).
+        public var theme: String?
+        /// Missing images become errors instead of placeholders with a warning.
+        public var strict: Bool
+        public init(theme: String? = nil, strict: Bool = false) { self.theme = theme; self.strict = strict }
+    }
+
+    public let templatesDirectory: URL
+    public let options: Options
+
+    public init(templatesDirectory: URL, options: Options = Options()) {
+        self.templatesDirectory = templatesDirectory
+        self.options = options
+    }
+
+    public func resolve(_ book: Book, folder: URL) throws -> ResolvedBook {
+        let themeName = options.theme ?? book.theme ?? Theme.defaultName(for: book.kind)
+        let theme = try Theme.load(named: themeName, from: templatesDirectory)
+        var tokens = try theme.tokens(overriddenBy: book.tokens)
+        if let accentHex = book.cover?.accent {
+            guard let accent = Color(hex: accentHex) else {
+                throw ResolveError("$.cover.accent: \"\(accentHex)\" is not a colour; write #RRGGBB")
+            }
+            tokens.palette.accent = accent
+        }
+        let trim = try TrimSize.resolve(book.format?.trim, pageAspect: tokens.sizing.pageAspect)
+        let margins = resolveMargins(book.format?.margins, defaults: tokens.sizing.margins, trim: trim)
+
+        var findings: [Finding] = []
+        let locator = AssetLocator(folder: folder)
+
+        func slot(_ ref: ImageRef?, jsonPath: String, sourcePage: Int?, wantsPicture: Bool, scene: String?) throws -> ImageSlot {
+            guard let ref else {
+                guard wantsPicture else { return .none }
+                let what = scene.map { "placeholder drawn from its scene (\"\($0.prefix(60))\")" } ?? "placeholder drawn"
+                findings.append(Finding(options.strict ? .error : .warning, .placeholder, sourcePage: sourcePage,
+                                        "illustration not yet generated: \(what); add an image to the page to replace it"))
+                return .placeholder(reason: "not yet generated")
+            }
+            switch try locator.load(ref, jsonPath: jsonPath) {
+            case .found(let asset):
+                return .asset(asset)
+            case .missing(let path):
+                findings.append(Finding(options.strict ? .error : .warning, .missingImage, sourcePage: sourcePage,
+                                        "\(jsonPath): image file \"\(path)\" not found in \(folder.path); drawing a placeholder"))
+                return .placeholder(reason: "missing file \(path)")
+            }
+        }
+
+        var pages: [ResolvedPage] = []
+        for (i, page) in book.pages.enumerated() {
+            let wantsPicture = [.illustration, .spread, .photo].contains(page.type)
+            let s = try slot(page.image, jsonPath: "$.pages[\(i)].image", sourcePage: i, wantsPicture: wantsPicture, scene: page.scene)
+            pages.append(ResolvedPage(index: i, page: page, image: s))
+        }
+
+        var mainImage: ImageAsset?
+        if let ref = book.characters?.main?.image {
+            mainImage = try slot(ref, jsonPath: "$.characters.main.image", sourcePage: nil, wantsPicture: false, scene: nil).asset
+        }
+        var coverImage = try slot(book.cover?.photo, jsonPath: "$.cover.photo", sourcePage: nil, wantsPicture: false, scene: nil)
+        if case .none = coverImage, book.kind == .storybook, let mainImage {
+            coverImage = .asset(mainImage)
+        }
+        let cover = ResolvedCover(title: book.cover?.title ?? book.title,
+                                  subtitle: book.cover?.subtitle ?? book.subtitle,
+                                  author: book.author, accent: tokens.palette.accent, image: coverImage)
+
+        let errors = findings.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            throw ResolveError(errors.map(\.description).joined(separator: "\n")
+                + "\n(--strict: add the images, or export without --strict to draw placeholders)")
+        }
+
+        var fontDirs: [URL] = []
+        let bookFonts = folder.appendingPathComponent("fonts")
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: bookFonts.path, isDirectory: &isDir), isDir.boolValue {
+            fontDirs.append(bookFonts)
+        }
+
+        return ResolvedBook(book: book, folder: folder, themeName: themeName, tokens: tokens, trim: trim,
+                            margins: margins, language: book.language ?? "en", cover: cover,
+                            mainCharacterImage: mainImage, pages: pages, bookFontDirectories: fontDirs,
+                            findings: findings)
+    }
+
+    private func resolveMargins(_ m: Margins?, defaults d: TokenMargins, trim: TrimSize) -> ResolvedMargins {
+        // Margins never eat more than a third of the page, so a typo cannot leave no room for text.
+        func clamp(_ v: Double, _ extent: Double) -> Double { min(max(v, 0), extent / 3) }
+        return ResolvedMargins(top: clamp((m?.top ?? d.top).points, trim.height),
+                               bottom: clamp((m?.bottom ?? d.bottom).points, trim.height),
+                               inner: clamp((m?.inner ?? d.inner).points, trim.width),
+                               outer: clamp((m?.outer ?? d.outer).points, trim.width))
+    }
+}

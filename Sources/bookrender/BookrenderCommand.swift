@@ -1,0 +1,15 @@
+import ArgumentParser
+
+@main
+struct Bookrender: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bookrender",
+        abstract: "Render storybooks and memoirs to print-ready PDFs and page PNGs.",
+        discussion: """
+        Exit codes: 0 success (warnings may be printed), 64 bad command line, 65 the book or an image \
+        in it is invalid (or --strict found a missing image), 66 the input cannot be read, \
+        73 an output cannot be written, 70 rendering failed.
+        """,
+        subcommands: [Export.self, Validate.self, Info.self, Import.self]
+    )
+}

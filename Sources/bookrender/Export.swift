@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import BookModel
+import BookResolve
+import BookLayout
+import BookRender
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render a book (book.json or an app's saved story) to a PDF and, optionally, page PNGs.")
+
+    @Argument(help: "The book: bookrender's book.json, or a MemoirAI, Roger or InfiniteStories file.")
+    var book: String
+
+    @Option(name: .shortAndLong, help: "The PDF to write.")
+    var output: String
+
+    @Option(name: .long, help: "Also write one PNG per page into this folder.")
+    var png: String?
+
+    @Option(name: .long, help: "PNG resolution in dots per inch.")
+    var dpi: Double = 150
+
+    @Flag(name: .long, help: "With --png, also write facing-page previews (spread-NNN-NNN.png).")
+    var spreads = false
+
+    @Option(name: .long, help: "Only these physical pages, e.g. 3-7 or 1,4-6.")
+    var pages: PageSelection?
+
+    @Option(name: .long, help: "Use this theme from templates/ instead of the book's own.")
+    var theme: String?
+
+    @Flag(name: .long, help: "Treat a missing image or a placeholder as an error.")
+    var strict = false
+
+    @Option(name: .long, help: "Write a JSON report (pages, placeholders, warnings) to this file.")
+    var report: String?
+
+    func validate() throws {
+        guard dpi >= 10, dpi <= 1200 else { throw ValidationError("--dpi must be between 10 and 1200") }
+        guard output.lowercased().hasSuffix(".pdf") else { throw ValidationError("--output must name a .pdf file") }
+        if spreads && png == nil { throw ValidationError("--spreads needs --png DIR") }
+    }
+
+    func run() throws {
+        do {
+            let (loaded, _, tree) = try Pipeline(theme: theme, strict: strict).pageTree(book)
+            let selected = try pages?.pages(upTo: tree.pages.count)
+            for w in loaded.warnings { Console.error("warning: \(w)") }
+            for f in tree.findings { Console.error(f.description) }
+            if strict, let bad = tree.findings.first(where: { $0.severity == .error || $0.kind == .missingGlyph }) {
+                throw ResolveError("--strict: \(bad)")
+            }
+
+            let pdf = URL(fileURLWithPath: output)
+            try ensureFolder(pdf.deletingLastPathComponent())
+            try PDFWriter.write(tree, to: pdf, pages: selected)
+            var summary = "wrote \(output) (\(selected?.count ?? tree.pages.count) pages)"
+            if let png {
+                let dir = URL(fileURLWithPath: png)
+                try ensureFolder(dir)
+                let files = try PNGPageWriter(dpi: dpi, spreads: spreads).write(tree, to: dir, pages: selected)
+                summary += ", \(files.count) PNG files in \(png) at \(Int(dpi)) dpi"
+            }
+            if let report {
+                try ExportReport(tree: tree, source: loaded.source).write(to: URL(fileURLWithPath: report))
+            }
+            let placeholders = tree.findings.filter { $0.kind == .placeholder || $0.kind == .missingImage }.count
+            if placeholders > 0 { summary += "; \(placeholders) placeholder(s)" }
+            Console.error(summary)
+        } catch let e as ValidationError {
+            throw e
+        } catch {
+            throw Exit.fail(error)
+        }
+    }
+
+    private func ensureFolder(_ url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError(message: "cannot create the folder \(url.path): \(error.localizedDescription)")
+        }
+    }
+}

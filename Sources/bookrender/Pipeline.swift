@@ -1,0 +1,33 @@
+import Foundation
+import BookModel
+import BookConfig
+import BookResolve
+import BookLayout
+
+/// load → resolve → layout, shared by every command that needs a page tree.
+struct Pipeline {
+    var theme: String?
+    var strict = false
+
+    func load(_ path: String) throws -> LoadedBook {
+        try BookLoader.load(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    func resolve(_ loaded: LoadedBook) throws -> (ResolvedBook, ResourceLocator) {
+        let resources = try ResourceLocator.locate()
+        let resolver = Resolver(templatesDirectory: resources.templates, options: .init(theme: theme, strict: strict))
+        return (try resolver.resolve(loaded.book, folder: loaded.folder), resources)
+    }
+
+    func layout(_ resolved: ResolvedBook, resources: ResourceLocator) throws -> PageTree {
+        let fonts = try FontLibrary.load(manifest: resources.fontManifest, extraDirectories: resolved.bookFontDirectories)
+        let typesetter = Typesetter(fonts: fonts, language: resolved.language)
+        return BookLayouter(typesetter: typesetter).layout(resolved)
+    }
+
+    func pageTree(_ path: String) throws -> (LoadedBook, ResolvedBook, PageTree) {
+        let loaded = try load(path)
+        let (resolved, resources) = try resolve(loaded)
+        return (loaded, resolved, try layout(resolved, resources: resources))
+    }
+}
