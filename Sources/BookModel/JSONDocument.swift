@@ -29,8 +29,8 @@ struct JSONDocument: Sendable {
         for (i, key) in path.enumerated() {
             switch node.value {
             case .object(let members):
-                // Foundation's decoder keeps the last of duplicate keys.
-                guard let m = members.last(where: { $0.key == key.stringValue }) else { return (node, i) }
+                // Foundation's decoder keeps the first of duplicate keys.
+                guard let m = members.first(where: { $0.key == key.stringValue }) else { return (node, i) }
                 node = m.value
             case .array(let items):
                 guard let index = key.intValue, items.indices.contains(index) else { return (node, i) }
@@ -64,7 +64,7 @@ struct JSONNode: Sendable {
     }
 
     subscript(key: String) -> JSONNode? {
-        members?.last(where: { $0.key == key })?.value
+        members?.first(where: { $0.key == key })?.value
     }
 
     /// "a string ("pitcure")", "a number (42)", "an object"…, for "found …" in messages.

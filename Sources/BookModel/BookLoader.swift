@@ -1,0 +1,161 @@
+import Foundation
+
+/// A book ready for the resolve stage, with where it came from.
+public struct LoadedBook: Sendable {
+    public var book: Book
+    /// The folder of the book file; image paths resolve against it and may not leave it.
+    public var folder: URL
+    public var source: SourceFormat
+    /// Each names the file, like errors do: unknown fields, skipped app items, fields a page type ignores.
+    public var warnings: [String]
+
+    public init(book: Book, folder: URL, source: SourceFormat, warnings: [String] = []) {
+        self.book = book; self.folder = folder; self.source = source; self.warnings = warnings
+    }
+}
+
+/// The load stage: read a file, recognise its format, decode, import and validate.
+public enum BookLoader {
+    /// The schema versions of book.json this build reads.
+    public static let supportedSchemas = [Book.currentSchema]
+
+    /// Loads `url`, or `url/book.json` when `url` is a folder. Throws `BookError`.
+    public static func load(contentsOf url: URL) throws(BookError) -> LoadedBook {
+        var file = url
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            file = url.appendingPathComponent("book.json")
+        }
+        let name = displayName(of: file)
+        let data: Data
+        do {
+            data = try Data(contentsOf: file, options: .mappedIfSafe)
+        } catch {
+            throw BookError(kind: .io, file: name, message: readFailure(error, file: file, wasFolder: isFolder.boolValue))
+        }
+        return try load(data: data, name: name, folder: file.deletingLastPathComponent())
+    }
+
+    /// Loads a book from bytes; `name` is how messages call the file, `folder` is where its images are.
+    public static func load(data: Data, name: String, folder: URL) throws(BookError) -> LoadedBook {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(data: data)
+        } catch {
+            let (line, column) = TextPosition.of(error.offset, in: [UInt8](data))
+            throw BookError(kind: .syntax, file: name, line: line, column: column, message: error.message)
+        }
+        guard let members = document.root.members else {
+            throw BookError(kind: .unsupported, file: name, path: "$", line: 1, column: 1,
+                message: "the file holds \(document.root.summary), not an object; expected one of: \(SourceFormat.recognised)")
+        }
+        let keys = Set(members.map(\.key))
+        guard let format = SourceFormat.detect(topLevelKeys: keys) else {
+            if keys.contains("pages"), keys.contains("title") || keys.contains("kind") {
+                throw BookError(kind: .schema, file: name, path: "$", line: 1, column: 1,
+                    message: "required field \"schema\" is missing; a book.json starts with \"schema\": \(Book.currentSchema)")
+            }
+            throw BookError(kind: .unsupported, file: name,
+                message: "not a format bookrender recognises; expected one of: \(SourceFormat.recognised)")
+        }
+
+        var warnings: [BookIssue] = []
+        let duplicates = DuplicateKeys.find(in: document).sorted { $0.offset < $1.offset }.map(\.issue)
+        let book: Book
+        switch format {
+        case .bookJSON:
+            try checkSchemaVersion(document, file: name)
+            if !duplicates.isEmpty { throw BookError(kind: .schema, file: name, issues: duplicates) }
+            book = try BookDecoding.decode(data, document: document, file: name)
+            warnings = UnknownFields.warnings(in: document)
+        case .memoirAI, .roger, .infiniteStories:
+            let imported = try importBook(format, data: data, document: document, file: name)
+            book = imported.book
+            // The apps' encoder never writes a key twice; a hand-edited file is read as the decoder reads it.
+            warnings = duplicates.map { BookIssue(path: $0.path, line: $0.line, column: $0.column,
+                                                   message: "appears twice in the same object; the first one is used") }
+            warnings += imported.warnings.located(in: document)
+        }
+
+        let checks = BookValidator.check(book)
+        if format == .bookJSON {
+            if !checks.errors.isEmpty {
+                throw BookError(kind: .validation, file: name, issues: checks.errors.located(in: document))
+            }
+            warnings += checks.warnings.located(in: document)
+        } else {
+            // The paths are in the converted book, which is not the file the user has open.
+            let note = " (in the book converted from this \(format))"
+            if !checks.errors.isEmpty {
+                throw BookError(kind: .validation, file: name,
+                                issues: checks.errors.map { BookIssue(path: $0.path.rendered, message: $0.message + note) })
+            }
+            warnings += checks.warnings.map { BookIssue(path: $0.path.rendered, message: $0.message + note) }
+        }
+        return LoadedBook(book: book, folder: folder, source: format, warnings: warnings.map { $0.formatted(file: name) })
+    }
+
+    /// The format of a file's bytes, or nil when it is not JSON or none that bookrender reads.
+    public static func detectFormat(of data: Data) -> SourceFormat? {
+        guard let members = (try? JSONDocument(data: data))?.root.members else { return nil }
+        return SourceFormat.detect(topLevelKeys: Set(members.map(\.key)))
+    }
+
+    // MARK: steps
+
+    private static func checkSchemaVersion(_ document: JSONDocument, file: String) throws(BookError) {
+        guard let node = document.root["schema"] else { return }
+        let (line, column) = document.position(of: node.offset)
+        let supported = supportedSchemas.map(String.init).joined(separator: ", ")
+        guard case .number(let text) = node.value, let version = Int(text) else {
+            throw BookError(kind: .schema, file: file, path: "$.schema", line: line, column: column,
+                message: "expected the schema version, an integer (\(supported)), found \(node.summary)")
+        }
+        guard supportedSchemas.contains(version) else {
+            let advice = version > Book.currentSchema ? "; this file needs a newer bookrender" : ""
+            throw BookError(kind: .unsupported, file: file, path: "$.schema", line: line, column: column,
+                message: "schema \(version) is not supported; this bookrender reads schema \(supported)\(advice)")
+        }
+    }
+
+    private static func importBook(_ format: SourceFormat, data: Data, document: JSONDocument, file: String) throws(BookError) -> ImportedBook {
+        do {
+            switch format {
+            case .memoirAI: return try MemoirAIImporter.book(from: data)
+            case .roger: return try RogerImporter.book(from: data)
+            case .infiniteStories: return try InfiniteStoriesImporter.book(from: data)
+            case .bookJSON: preconditionFailure("book.json is decoded, not imported")
+            }
+        } catch let error as DecodingError {
+            let problem = DecodingProblem(error, in: document)
+            var issue = problem.issue
+            issue.message += " (reading it as a \(format))"
+            throw BookError(kind: .schema, file: file, issues: [issue])
+        } catch let failure as ImportFailure {
+            throw BookError(kind: .validation, file: file, issues: [PathIssue(path: failure.path, message: failure.message).located(in: document).issue])
+        } catch {
+            throw BookError(kind: .schema, file: file, message: "\(error)")
+        }
+    }
+
+    /// The path as the user gave it (relative stays relative), so a batch log names each book unambiguously.
+    private static func displayName(of url: URL) -> String {
+        url.isFileURL ? url.relativePath : url.absoluteString
+    }
+
+    private static func readFailure(_ error: any Error, file: URL, wasFolder: Bool) -> String {
+        if wasFolder, !FileManager.default.fileExists(atPath: file.path) {
+            return "the folder has no book.json"
+        }
+        switch (error as? CocoaError)?.code {
+        case .fileReadNoSuchFile?, .fileNoSuchFile?: return "no such file"
+        case .fileReadNoPermission?: return "cannot be read: permission denied"
+        default:
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
+                return "is a folder, not a file"
+            }
+            return "cannot be read: \(error.localizedDescription)"
+        }
+    }
+}
