@@ -68,6 +68,15 @@ struct BookJSONTests {
         #expect(loaded.warnings.contains { $0.contains("$.pages[0].url: \"url\" is not used on a text page") })
     }
 
+    @Test func theDocumentedExampleLoadsCleanly() throws {
+        let doc = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/book-json.md"), encoding: .utf8)
+        let afterHeading = try #require(doc.range(of: "## Example\n\n```json\n"))
+        let end = try #require(doc.range(of: "```", range: afterHeading.upperBound..<doc.endIndex))
+        let loaded = try loadText(String(doc[afterHeading.upperBound..<end.lowerBound]), name: "docs/book-json.md")
+        #expect(loaded.warnings.isEmpty, "\(loaded.warnings)")
+        #expect(loaded.book.pages.count == 7)
+    }
+
     @Test func theKnownFieldsFollowTheModel() {
         guard case .object(let root) = BookShape.root, case .array(.object(let page))? = root["pages"] else {
             Issue.record("unexpected shape")
