@@ -49,9 +49,11 @@ static int warning_means_damage(const struct jpeg_error_mgr *err) {
     case JWRN_NOT_SEQUENTIAL:
         return 1;
     case JWRN_EXTRANEOUS_DATA:
-        /* Many cameras pad a byte or two before the final EOI marker (0xD9); that is harmless.
-         * Stray bytes before any other marker mean the entropy data was damaged. */
-        return err->msg_parm.i[1] != 0xD9;
+        /* Some cameras and scanners leave a byte or two before the final EOI marker (0xD9),
+         * which is harmless. More than a few, or stray bytes before any other marker, mean the
+         * entropy data was damaged: zeroing 64 bytes mid-scan shows up as "38 extraneous bytes
+         * before marker 0xd9" and nothing else. */
+        return err->msg_parm.i[1] != 0xD9 || err->msg_parm.i[0] > 8;
     default:
         /* Unknown JFIF revision, unknown Adobe transform, a bad ICC chunk: the pixels are fine. */
         return 0;

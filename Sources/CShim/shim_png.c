@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <png.h>
 
@@ -59,7 +60,7 @@ static void read_from_memory(png_structp png, png_bytep out, size_t count) {
     if (count > reader->size - reader->position) {
         struct shim_png_failure *failure = png_get_error_ptr(png);
         failure->status = SHIM_PNG_ERR_TRUNCATED;
-        png_error(png, "truncated PNG data");
+        png_error(png, "the data ends before the image does");
     }
     memcpy(out, reader->data + reader->position, count);
     reader->position += count;
@@ -259,6 +260,10 @@ int shim_png_write(const char *path, const uint8_t *pixels, int width, int heigh
         set_message(message, message_size, text);
         return SHIM_PNG_ERR_IO;
     }
+    /* A partial file is removed on failure, but only a regular one: the path may name a
+     * device or a pipe that is not ours to delete. */
+    struct stat file_status;
+    int regular = fstat(fileno(file), &file_status) == 0 && S_ISREG(file_status.st_mode);
     struct shim_png_failure failure;
     memset(&failure, 0, sizeof failure);
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, on_error, on_warning);
@@ -268,7 +273,7 @@ int shim_png_write(const char *path, const uint8_t *pixels, int width, int heigh
         png_destroy_write_struct(&png, &info);
         free(row);
         fclose(file);
-        remove(path);
+        if (regular) remove(path);
         set_message(message, message_size, "out of memory for the PNG writer");
         return SHIM_PNG_ERR_MEMORY;
     }
@@ -276,7 +281,7 @@ int shim_png_write(const char *path, const uint8_t *pixels, int width, int heigh
         png_destroy_write_struct(&png, &info);
         free(row);
         fclose(file);
-        remove(path);
+        if (regular) remove(path);
         set_message(message, message_size, failure.message[0] ? failure.message : "PNG writing failed");
         /* On write, libpng fails only on I/O ("Write Error") or on arguments checked above. */
         return SHIM_PNG_ERR_IO;
@@ -311,14 +316,14 @@ int shim_png_write(const char *path, const uint8_t *pixels, int width, int heigh
         char text[256];
         snprintf(text, sizeof text, "cannot write %s: %s", path, strerror(errno));
         fclose(file);
-        remove(path);
+        if (regular) remove(path);
         set_message(message, message_size, text);
         return SHIM_PNG_ERR_IO;
     }
     if (fclose(file) != 0) {
         char text[256];
         snprintf(text, sizeof text, "cannot write %s: %s", path, strerror(errno));
-        remove(path);
+        if (regular) remove(path);
         set_message(message, message_size, text);
         return SHIM_PNG_ERR_IO;
     }
