@@ -1,0 +1,1 @@
+../BookResolveTests/TestImages.swift
