@@ -53,16 +53,20 @@ public struct BookError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file as the user named it.
     public var file: String
     public var issues: [BookIssue]
+    /// Warnings about the same file, already formatted. They often explain the error: a misspelt
+    /// `"imgae"` is ignored, and the photo page then lacks its image.
+    public var warnings: [String]
 
-    public init(kind: Kind, file: String, issues: [BookIssue]) {
-        self.kind = kind; self.file = file; self.issues = issues
+    public init(kind: Kind, file: String, issues: [BookIssue], warnings: [String] = []) {
+        self.kind = kind; self.file = file; self.issues = issues; self.warnings = warnings
     }
 
     public init(kind: Kind, file: String, path: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
         self.init(kind: kind, file: file, issues: [BookIssue(path: path, line: line, column: column, message: message)])
     }
 
+    /// The issues, one line each, then the warnings.
     public var description: String {
-        issues.map { $0.formatted(file: file) }.joined(separator: "\n")
+        (issues.map { $0.formatted(file: file) } + warnings).joined(separator: "\n")
     }
 }

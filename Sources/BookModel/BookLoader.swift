@@ -66,8 +66,12 @@ public enum BookLoader {
         case .bookJSON:
             try checkSchemaVersion(document, file: name)
             if !duplicates.isEmpty { throw BookError(kind: .schema, file: name, issues: duplicates) }
-            book = try BookDecoding.decode(data, document: document, file: name)
             warnings = UnknownFields.warnings(in: document)
+            do {
+                book = try BookDecoding.decode(data, document: document, file: name)
+            } catch {
+                throw error.adding(warnings)
+            }
         case .memoirAI, .roger, .infiniteStories:
             let imported = try importBook(format, data: data, document: document, file: name)
             book = imported.book
@@ -80,7 +84,7 @@ public enum BookLoader {
         let checks = BookValidator.check(book)
         if format == .bookJSON {
             if !checks.errors.isEmpty {
-                throw BookError(kind: .validation, file: name, issues: checks.errors.located(in: document))
+                throw BookError(kind: .validation, file: name, issues: checks.errors.located(in: document)).adding(warnings)
             }
             warnings += checks.warnings.located(in: document)
         } else {
@@ -157,5 +161,13 @@ public enum BookLoader {
             }
             return "cannot be read: \(error.localizedDescription)"
         }
+    }
+}
+
+private extension BookError {
+    func adding(_ warnings: [BookIssue]) -> BookError {
+        var e = self
+        e.warnings += warnings.map { $0.formatted(file: file) }
+        return e
     }
 }

@@ -104,3 +104,24 @@ struct ValidationTests {
         #expect(result.errors.allSatisfy { $0.line == nil })
     }
 }
+
+@Suite("Errors carry the warnings that explain them")
+struct ErrorWarningTests {
+    @Test func aMisspeltFieldIsShownWithTheErrorItCauses() throws {
+        let error = try #require(loadError { try loadText(bookJSON(pages: #"{"type": "photo", "imgae": "a.jpg"}"#)) })
+        #expect(error.kind == .validation)
+        #expect(error.issues.count == 1)
+        #expect(error.warnings.count == 1)
+        let lines = error.description.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains("$.pages[0].image: a photo page needs an \"image\"") == true)
+        #expect(lines.last?.contains("$.pages[0].imgae: unknown field, ignored; did you mean \"image\"?") == true)
+    }
+
+    @Test func aMisspeltRequiredFieldToo() throws {
+        let error = try #require(loadError { try loadText(bookJSON(pages: #"{"typ": "text", "text": "x"}"#)) })
+        #expect(error.kind == .schema)
+        #expect(error.description.contains("$.pages[0]: required field \"type\" is missing"))
+        #expect(error.warnings.first?.contains("$.pages[0].typ: unknown field, ignored; did you mean \"type\"?") == true)
+    }
+}
