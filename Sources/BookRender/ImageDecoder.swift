@@ -33,7 +33,7 @@ public enum ImageDecoder {
         }
         guard status == SHIM_JPEG_OK else {
             cairo_surface_destroy(surface)
-            throw ImageError.jpeg(status: status, detail: ImageError.text(message))
+            throw ImageError.jpeg(status: status, detail: ImageError.shimMessage(message))
         }
         cairo_surface_mark_dirty(surface)
         return DecodedImage(surface: surface, width: Int(width), height: Int(height), hasAlpha: false)
@@ -57,7 +57,7 @@ public enum ImageDecoder {
         }
         guard status == SHIM_PNG_OK else {
             cairo_surface_destroy(surface)
-            throw ImageError.png(status: status, detail: ImageError.text(message))
+            throw ImageError.png(status: status, detail: ImageError.shimMessage(message))
         }
         cairo_surface_mark_dirty(surface)
         return DecodedImage(surface: surface, width: Int(width), height: Int(height), hasAlpha: info.hasAlpha)

@@ -38,7 +38,7 @@ public enum PNGWriter {
                            Int(cairo_image_surface_get_stride(surface)), hasAlpha ? 1 : 0, dpi, text.baseAddress, text.count)
         }
         guard result == SHIM_PNG_OK else {
-            throw ImageError.png(status: result, detail: ImageError.text(message))
+            throw ImageError.png(status: result, detail: ImageError.shimMessage(message))
         }
     }
 }

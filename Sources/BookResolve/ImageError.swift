@@ -50,7 +50,7 @@ extension ImageError {
     }
 
     /// The text a shim left in its NUL-terminated message buffer.
-    public static func text(_ buffer: [CChar]) -> String {
+    public static func shimMessage(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

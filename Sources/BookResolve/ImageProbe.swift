@@ -28,7 +28,7 @@ public enum ImageProbe {
                                 text.baseAddress, text.count)
         }
         guard status == SHIM_JPEG_OK else {
-            return .failure(ImageError.jpeg(status: status, detail: ImageError.text(message)))
+            return .failure(ImageError.jpeg(status: status, detail: ImageError.shimMessage(message)))
         }
         let segments = JPEGSegments(raw)
         guard segments.endsWithEndOfImage || segments.findsEndOfImage else {
@@ -151,7 +151,9 @@ private struct JPEGSegments {
     init(_ raw: UnsafeRawBufferPointer) {
         self.raw = raw
         var offset = 2
-        while offset + 4 <= raw.count, raw[offset] == 0xFF {
+        while offset + 4 <= raw.count {
+            // libjpeg skips stray bytes between segments (with a warning); so does this walk.
+            guard raw[offset] == 0xFF else { offset += 1; continue }
             let marker = raw[offset + 1]
             switch marker {
             case 0xFF: offset += 1; continue                   // fill byte

@@ -22,6 +22,7 @@ struct shim_jpeg_error {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
     int status;
+    int in_image_data; /* past the headers, reading scans */
 };
 
 static void set_message(char *message, size_t message_size, const char *text) {
@@ -38,7 +39,8 @@ static void on_error_exit(j_common_ptr cinfo) {
 
 /* libjpeg only warns about damaged data and then fills the rest of the image with grey; a
  * book must not be printed with half a photo, so those warnings abort the decode. */
-static int warning_means_damage(const struct jpeg_error_mgr *err) {
+static int warning_means_damage(const struct shim_jpeg_error *shim) {
+    const struct jpeg_error_mgr *err = &shim->pub;
     switch (err->msg_code) {
     case JWRN_JPEG_EOF:
     case JWRN_HIT_MARKER:
@@ -49,10 +51,12 @@ static int warning_means_damage(const struct jpeg_error_mgr *err) {
     case JWRN_NOT_SEQUENTIAL:
         return 1;
     case JWRN_EXTRANEOUS_DATA:
-        /* Some cameras and scanners leave a byte or two before the final EOI marker (0xD9),
-         * which is harmless. More than a few, or stray bytes before any other marker, mean the
-         * entropy data was damaged: zeroing 64 bytes mid-scan shows up as "38 extraneous bytes
-         * before marker 0xd9" and nothing else. */
+        /* Stray bytes between header segments leave the pixels alone, and some cameras and
+         * scanners leave a byte or two before the final EOI marker (0xD9). More than a few, or
+         * stray bytes before any other marker once the scans have begun, mean the entropy data
+         * was damaged: zeroing 64 bytes mid-scan shows up as "38 extraneous bytes before
+         * marker 0xd9" and nothing else. */
+        if (!shim->in_image_data) return 0;
         return err->msg_parm.i[1] != 0xD9 || err->msg_parm.i[0] > 8;
     default:
         /* Unknown JFIF revision, unknown Adobe transform, a bad ICC chunk: the pixels are fine. */
@@ -64,7 +68,7 @@ static void on_emit_message(j_common_ptr cinfo, int msg_level) {
     struct shim_jpeg_error *err = (struct shim_jpeg_error *)cinfo->err;
     if (msg_level >= 0) return; /* trace output */
     err->pub.num_warnings++;
-    if (warning_means_damage(&err->pub)) {
+    if (warning_means_damage(err)) {
         err->status = err->pub.msg_code == JWRN_JPEG_EOF ? SHIM_JPEG_ERR_TRUNCATED : SHIM_JPEG_ERR_CORRUPT;
         longjmp(err->jump, 1);
     }
@@ -208,6 +212,7 @@ int shim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_he
     /* libjpeg turns YCCK into CMYK itself; CMYK to RGB is not among its conversions. */
     cinfo.out_color_space = cmyk ? JCS_CMYK : SHIM_CAIRO_ORDER;
     jpeg_calc_output_dimensions(&cinfo);
+    err.in_image_data = 1;
     int width = (int)cinfo.output_width, height = (int)cinfo.output_height;
 
     const char *problem = NULL;

@@ -277,11 +277,15 @@ struct ImageDecoderErrorTests {
         #expect(zeroed?.message.contains("Corrupt JPEG data") == true, "\(String(describing: zeroed))")
     }
 
-    @Test func paddingBeforeEndOfImageIsHarmless() throws {
+    @Test func harmlessStrayBytesAreTolerated() throws {
         var bytes = [UInt8](try TestImages.redJPEG())
         bytes.insert(contentsOf: [0x00, 0x00], at: bytes.count - 2)
         let image = try decode(Data(bytes))
         #expect(near(pixel(image, 0, 0).r, 255))
+        // Stray bytes between header segments do not touch the pixels either.
+        let quantisation = try #require((2..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDB })
+        bytes.insert(contentsOf: [0x00, 0x00, 0x00], at: quantisation)
+        #expect(near(pixel(try decode(Data(bytes)), 0, 0).r, 255))
     }
 
     @Test func garbageWithAJPEGSignature() {

@@ -191,14 +191,24 @@ struct ImageProbeErrorTests {
         #expect(failure?.message.contains("Premature end of JPEG file") == true)
     }
 
-    @Test func jpegWithBrokenHeaderReportsLibjpegsMessage() throws {
+    @Test func jpegWithUnsupportedHeaderReportsLibjpegsMessage() throws {
         var bytes = [UInt8](try TestImages.redJPEG())
-        // Break the first marker after SOI: libjpeg then complains in its own words.
-        bytes[2] = 0xFF
-        bytes[3] = 0x00
+        // Claim 12-bit samples in the frame header, which this libjpeg build cannot decode.
+        let frame = try #require((2..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes[frame + 4] = 12
         let failure = error(Data(bytes))
         #expect(failure?.kind == .invalid)
-        #expect(failure?.message.hasPrefix("JPEG: ") == true)
+        #expect(failure?.message == "JPEG: Unsupported JPEG data precision 12")
+    }
+
+    @Test func strayBytesBetweenHeaderSegmentsAreTolerated() throws {
+        var bytes = [UInt8](try TestImages.redJPEG())
+        let quantisation = try #require((2..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDB })
+        bytes.insert(contentsOf: [0x00, 0x00, 0x00], at: quantisation)
+        #expect(try ImageProbe.probe(Data(bytes)).pixelWidth == 64)
+        // With bytes after EOI too, so the scans must be found past the stray bytes.
+        let exif = TestImages.withExifOrientation(Data(bytes), 8) + Data([0, 0, 0, 0])
+        #expect(try ImageProbe.probe(exif).orientation == 8)
     }
 
     @Test func truncatedPNG() throws {
