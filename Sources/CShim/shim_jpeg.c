@@ -159,10 +159,10 @@ static inline uint32_t mul_div255(uint32_t x, uint32_t y) {
     return (t + (t >> 8)) >> 8;
 }
 
-/* A naive conversion with no colour management: r = 255·(1−c)(1−k), and so on. Proper
- * separation needs the file's ICC profile (and usually a CMYK proof anyway); for previews the
- * naive formula gets hues right and is what most viewers without CMS show. Adobe writers store
- * CMYK inverted (0 = full ink), which is exactly the (1−c) term, so only plain CMYK flips. */
+/* A naive conversion with no colour management: r = 255·(1−c)(1−k), and so on. Matching
+ * print colour would need the file's ICC profile and a CMS; for PNG previews and for pages that
+ * cairo writes as RGB anyway, getting the hues right is enough. Adobe writers store CMYK
+ * inverted (0 = full ink), which is exactly the (1−c) term, so only plain CMYK flips. */
 static void cmyk_row_to_cairo(const JSAMPLE *in, uint32_t *out, int width, int inverted) {
     for (int x = 0; x < width; x++, in += 4) {
         uint32_t c = in[0], m = in[1], y = in[2], k = in[3];
