@@ -36,11 +36,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Shared by the test targets: the repository's folders, a pipeline for tests, tools to run.
+        .target(name: "BookTestSupport", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout"],
+                path: "Tests/BookTestSupport"),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
         .testTarget(name: "BookConfigTests", dependencies: ["BookConfig", "BookModel"]),
         .testTarget(name: "BookResolveTests", dependencies: ["BookResolve", "BookModel", "BookConfig"]),
-        .testTarget(name: "BookLayoutTests", dependencies: ["BookLayout", "BookResolve", "BookModel", "BookConfig", "CGraphics"]),
-        .testTarget(name: "BookRenderTests", dependencies: ["BookRender", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
-        .testTarget(name: "CLITests", dependencies: ["BookModel"]),
+        .testTarget(name: "BookLayoutTests", dependencies: ["BookTestSupport", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CGraphics"]),
+        .testTarget(name: "BookRenderTests", dependencies: ["BookTestSupport", "BookRender", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
+        .testTarget(name: "CLITests", dependencies: ["BookTestSupport", "BookModel"]),
     ]
 )

@@ -1,0 +1,164 @@
+import Testing
+import Foundation
+import BookModel
+import BookConfig
+import BookResolve
+import BookLayout
+import BookTestSupport
+
+/// What the layout stage promises about the page tree, asserted without pixels.
+@Suite struct PageTreeTests {
+    func memoir(_ text: String, extra: [Page] = []) -> Book {
+        Book(kind: .memoir, title: "Flow", language: "en-US", theme: "memoir",
+             pages: [Page(type: .text, text: text)] + extra)
+    }
+
+    func flowPages(_ tree: PageTree) -> [PageNode] { tree.pages.filter { $0.role == .text } }
+
+    /// The flowing text's boxes (not the folios), in page order.
+    func flowBoxes(_ tree: PageTree) -> [(page: Int, box: TextBox)] {
+        flowPages(tree).flatMap { p in p.textBoxes.filter { $0.lines.count > 0 && $0.layout.lines.count > 3 }.map { (p.number, $0) } }
+    }
+
+    static func stripped(_ s: String) -> String {
+        String(s.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) && $0 != "\u{00AD}" }.map(Character.init))
+    }
+
+    @Test func longTextFlowsOverPagesWithNoTextLostOrOutsideItsFrame() throws {
+        let input = sampleProse(paragraphs: 60)
+        let tree = try TestPipeline.layout(memoir(input))
+        let boxes = flowBoxes(tree)
+        #expect(boxes.count > 5, "60 paragraphs should need several pages")
+        let laidOut = boxes.map { $0.box.text }.joined(separator: "\n")
+        #expect(Self.stripped(laidOut) == Self.stripped(input))
+        // Every line on exactly one page: the boxes' ranges tile the layout's lines.
+        let layout = boxes[0].box.layout
+        var next = 0
+        for (_, box) in boxes {
+            #expect(box.layout === layout)
+            #expect(box.lines.lowerBound == next)
+            next = box.lines.upperBound
+            for i in box.lines {
+                let line = layout.lines[i]
+                #expect(line.top - box.layoutTop + line.height <= box.frame.height + 0.01, "line \(i) leaves its frame at the bottom")
+                #expect(line.x >= -0.01 && line.x + line.width <= box.frame.width + 0.5, "line \(i) leaves its frame sideways")
+            }
+            #expect(tree.pages[0].items.count > 0)
+            let page = Rect(x: 0, y: 0, width: tree.trim.width, height: tree.trim.height)
+            #expect(page.contains(box.frame))
+        }
+        #expect(next == layout.lines.count)
+    }
+
+    @Test func noWidowsOrOrphansAtAnyPageBreak() throws {
+        for seed in [1, 2, 3, 5, 8] as [UInt64] {
+            let tree = try TestPipeline.layout(memoir(sampleProse(paragraphs: 40, seed: seed)))
+            let boxes = flowBoxes(tree)
+            for (a, b) in zip(boxes, boxes.dropFirst()) {
+                let lines = a.box.layout.lines
+                let last = lines[a.box.lines.upperBound - 1], first = lines[b.box.lines.lowerBound]
+                guard last.paragraph == first.paragraph else { continue }
+                #expect(last.indexInParagraph + 1 >= 2, "orphan: one line of paragraph \(last.paragraph) at the foot of page \(a.page)")
+                #expect(first.paragraphLineCount - first.indexInParagraph >= 2, "widow: one line of paragraph \(first.paragraph) at the head of page \(b.page)")
+            }
+        }
+    }
+
+    @Test func justifiedEnglishIsHyphenated() throws {
+        let tree = try TestPipeline.layout(memoir(sampleProse(paragraphs: 30)))
+        let lines = flowBoxes(tree).flatMap { $0.box.layout.lines[$0.box.lines] }
+        let hyphenated = lines.filter(\.endsWithSoftHyphen)
+        #expect(hyphenated.count >= 3, "memoir body is justified and hyphenated; expected lines ending in a hyphen")
+    }
+
+    @Test func coverFirstChaptersOnTheRightSpreadsFacing() throws {
+        let book = Book(kind: .storybook, title: "Order", pages: [
+            Page(type: .illustration, text: "One.", scene: "a hill"),
+            Page(type: .chapter, title: "Part Two"),                 // would land on page 3: right already
+            Page(type: .spread, text: "Across", scene: "a wide sea"), // page 4: left
+            Page(type: .chapter, title: "Part Three"),               // page 6 is left: a blank goes first
+            Page(type: .spread, scene: "wide"),                      // page 8 is left
+        ])
+        let tree = try TestPipeline.layout(book)
+        #expect(tree.pages.map(\.role) == [.cover, .illustration, .chapter, .spreadLeft, .spreadRight, .blank, .chapter,
+                                           .spreadLeft, .spreadRight])
+        #expect(tree.pages[0].side == .right)
+        for p in tree.pages where p.role == .chapter { #expect(p.side == .right) }
+        for p in tree.pages where p.role == .spreadLeft { #expect(p.side == .left) }
+        #expect(tree.findings.contains { $0.kind == .blankPageInserted && $0.physicalPages == [6] })
+    }
+
+    @Test func spreadSplitsOnePictureAtTheGutter() throws {
+        let dir = try temporaryDirectory("spread")
+        try run("convert", ["-size", "800x300", "gradient:red-blue", dir.appendingPathComponent("wide.jpg").path])
+        let book = Book(kind: .storybook, title: "Wide", pages: [
+            Page(type: .illustration, text: "x", scene: "s"),
+            Page(type: .spread, image: .path("wide.jpg"), leftText: "Left words", rightText: "Right words")])
+        let tree = try TestPipeline.layout(book, folder: dir)
+        let left = try #require(tree.pages.first { $0.role == .spreadLeft }), right = try #require(tree.pages.first { $0.role == .spreadRight })
+        let l = try #require(left.images.first), r = try #require(right.images.first)
+        #expect(l.asset === r.asset)
+        #expect(abs(l.frame.width - r.frame.width) < 0.001 && abs(r.frame.x - (l.frame.x - tree.trim.width)) < 0.001)
+        #expect(l.frame.width >= 2 * tree.trim.width - 0.01, "the picture spans both pages")
+        #expect(left.text.contains("Left words") && right.text.contains("Right words"))
+    }
+
+    @Test func missingIllustrationGetsAPlaceholderReportedWithItsPage() throws {
+        let book = Book(kind: .storybook, title: "Gaps", pages: [
+            Page(type: .illustration, text: "Shown.", scene: "a lighthouse at night"),
+            Page(type: .illustration, image: .path("nowhere.jpg"), text: "Lost.")])
+        let tree = try TestPipeline.layout(book, folder: try temporaryDirectory("gaps"))
+        for p in tree.pages.dropFirst() {
+            #expect(p.items.contains { if case .placeholderArt = $0 { return true } else { return false } })
+        }
+        #expect(tree.pages[1].text.contains("a lighthouse at night"), "the placeholder shows the scene")
+        let reported = tree.findings.filter { $0.kind == .placeholder || $0.kind == .missingImage }
+        #expect(reported.map(\.physicalPages) == [[2], [3]])
+        #expect(reported[1].message.contains("nowhere.jpg"))
+    }
+
+    @Test func strictTurnsAMissingImageIntoAnError() throws {
+        let book = Book(kind: .storybook, title: "Gaps", pages: [Page(type: .illustration, image: .path("nowhere.jpg"), text: "Lost.")])
+        #expect(throws: ResolveError.self) { try TestPipeline.resolve(book, strict: true) }
+    }
+
+    @Test func qrPageHoldsAScannableModuleGrid() throws {
+        let book = Book(kind: .memoir, title: "QR", pages: [Page(type: .qr, caption: "Listen", url: "https://example.com/a")])
+        let tree = try TestPipeline.layout(book)
+        let qr = try #require(tree.pages[1].items.compactMap { if case .qr(let q) = $0 { return q } else { return nil } }.first)
+        #expect(qr.size == 21 || qr.size == 25, "a short URL is a version 1 or 2 symbol")
+        #expect(qr.modules.count == qr.size * qr.size)
+        // Finder patterns: the three 7×7 corners start with a dark row of 7.
+        for (r, c) in [(0, 0), (0, qr.size - 7), (qr.size - 7, 0)] {
+            #expect((0..<7).allSatisfy { qr.modules[r * qr.size + c + $0] })
+        }
+        #expect(abs(qr.frame.width - qr.frame.height) < 0.001)
+        #expect(tree.pages[1].text.contains("https://example.com/a"))
+    }
+
+    @Test func defaultTrimIsThreeByFourAndTokensCanBeOverridden() throws {
+        var book = Book(kind: .storybook, title: "T", pages: [Page(type: .text, text: "Hi.")])
+        book.tokens = .object(["palette": .object(["accent": .string("#112233")])])
+        let resolved = try TestPipeline.resolve(book)
+        #expect(resolved.trim == TrimSize(width: 594, height: 792))
+        #expect(resolved.tokens.palette.accent == Color(hex: "#112233"))
+        #expect(resolved.tokens.typography.body.family == "Andika")
+        book.format = BookFormat(trim: .preset("6x9"))
+        book.cover = Cover(accent: "#445566")
+        let r2 = try TestPipeline.resolve(book, theme: "memoir")
+        #expect(r2.trim == TrimSize(width: 432, height: 648))
+        #expect(r2.tokens.palette.accent == Color(hex: "#445566"), "cover.accent wins over the tokens")
+        #expect(r2.tokens.typography.title.family == "Linux Libertine O")
+    }
+
+    @Test func aGlyphNoFontHasIsReportedWithItsPage() throws {
+        let book = Book(kind: .storybook, title: "Boxes", pages: [
+            Page(type: .illustration, text: "Plain.", scene: "x"),
+            Page(type: .illustration, text: "A private-use char \u{F0000} here.", scene: "y")])
+        let tree = try TestPipeline.layout(book)
+        let missing = tree.findings.filter { $0.kind == .missingGlyph }
+        #expect(missing.count == 1)
+        #expect(missing.first?.physicalPages == [3])
+        #expect(missing.first?.message.contains("U+F0000") == true)
+    }
+}
