@@ -1,0 +1,89 @@
+import CGraphics
+import CShim
+
+/// One laid-out text: its Pango layout (for drawing) and the measured lines (for pagination and
+/// tests). All lengths are in points, in layout coordinates: y grows downward from the top of the
+/// first line's box, x from the left edge of the layout width.
+///
+/// The Pango layout belongs to the thread of the Typesetter that made it; draw it there.
+public final class TextLayout {
+    /// The text as laid out: paragraphs joined by "\n", line breaks inside a paragraph as U+2028,
+    /// and the U+00AD soft hyphens hyphenation inserted. `TextLine.byteRange` indexes its UTF-8.
+    public let text: String
+    public let pangoLayout: OpaquePointer
+    public let lines: [TextLine]
+    /// Bottom of the last line's box.
+    public var height: Double
+    /// Characters drawn as hex boxes because no font of the set has them.
+    public let unknownGlyphCount: Int
+    /// The font files the runs actually use.
+    public let fontFiles: Set<String>
+    public let style: TextStyle
+    public let width: Double
+    public let alignment: TextAlignment
+    /// Whether a hyphenation dictionary was applied (false when none exists for the language).
+    public let hyphenated: Bool
+
+    init(text: String, pangoLayout: OpaquePointer, lines: [TextLine], height: Double, unknownGlyphCount: Int,
+         fontFiles: Set<String>, style: TextStyle, width: Double, alignment: TextAlignment, hyphenated: Bool) {
+        self.text = text
+        self.pangoLayout = pangoLayout
+        self.lines = lines
+        self.height = height
+        self.unknownGlyphCount = unknownGlyphCount
+        self.fontFiles = fontFiles
+        self.style = style
+        self.width = width
+        self.alignment = alignment
+        self.hyphenated = hyphenated
+    }
+
+    deinit { shim_object_unref(UnsafeMutableRawPointer(pangoLayout)) }
+
+    /// Pango's line `index`, for `pango_cairo_show_layout_line` with the current point at
+    /// (`lines[index].x`, `lines[index].baseline`) shifted to the page. Valid while `self` lives.
+    public func pangoLine(_ index: Int) -> UnsafeMutablePointer<PangoLayoutLine>? {
+        guard lines.indices.contains(index) else { return nil }
+        return pango_layout_get_line_readonly(pangoLayout, Int32(index))
+    }
+}
+
+/// One line of a TextLayout. Line boxes tile: each line's `top` is the previous line's bottom, so
+/// the distance from one page's first line to any later line is a plain subtraction.
+public struct TextLine: Sendable, Equatable {
+    /// UTF-8 byte range in `TextLayout.text`, without the paragraph's "\n".
+    public let byteRange: Range<Int>
+    public let text: String
+    /// Top of the line's box; its height is the line pitch (lineHeight × size for one font).
+    public let top: Double
+    /// Baseline position.
+    public let baseline: Double
+    public let height: Double
+    /// Logical width of the line's glyphs (a trailing space at a break does not count).
+    public let width: Double
+    /// Left edge of the line's glyphs (indent and alignment included).
+    public let x: Double
+    /// Paragraph number, counted over the whole layout.
+    public let paragraph: Int
+    public let indexInParagraph: Int
+    public let paragraphLineCount: Int
+    /// The line was broken at a soft hyphen, so a hyphen is drawn at its end.
+    public let endsWithSoftHyphen: Bool
+
+    public var bottom: Double { top + height }
+
+    public init(byteRange: Range<Int>, text: String, top: Double, baseline: Double, height: Double, width: Double,
+                x: Double, paragraph: Int, indexInParagraph: Int, paragraphLineCount: Int, endsWithSoftHyphen: Bool) {
+        self.byteRange = byteRange
+        self.text = text
+        self.top = top
+        self.baseline = baseline
+        self.height = height
+        self.width = width
+        self.x = x
+        self.paragraph = paragraph
+        self.indexInParagraph = indexInParagraph
+        self.paragraphLineCount = paragraphLineCount
+        self.endsWithSoftHyphen = endsWithSoftHyphen
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import CGraphics
+import CShim
+
+/// Sets text with Pango against the private font set. One per thread or task, never shared:
+/// Pango font maps and contexts hang or crash when two threads use them at once. Layouts it
+/// returns carry Pango objects of this Typesetter and must be drawn on the same thread.
+///
+/// Layout is device independent (no hinting, no glyph-position rounding, 72 units per inch), so a
+/// TextLayout breaks the same way whether it is drawn into a PDF or a 150-dpi PNG.
+public final class Typesetter {
+    public let fonts: FontLibrary
+    /// BCP 47 tag, e.g. "en-US".
+    public let language: String
+    private let session: PangoSession
+    private var hyphenatorLoaded = false
+    private var loadedHyphenator: Hyphenator?
+
+    public init(fonts: FontLibrary, language: String) {
+        self.fonts = fonts
+        self.language = language
+        self.session = PangoSession(library: fonts, language: language)
+    }
+
+    /// The hyphenation dictionary for the language, loaded on first use; nil when none is installed.
+    public var hyphenator: Hyphenator? {
+        if !hyphenatorLoaded {
+            hyphenatorLoaded = true
+            loadedHyphenator = Hyphenator(language: language)
+        }
+        return loadedHyphenator
+    }
+
+    /// Lays out `text` in a column `width` points wide (zero or less: no wrapping).
+    /// Paragraphs are separated by blank lines; a single newline inside a paragraph is kept as a
+    /// line break. With `hyphenate`, soft hyphens are inserted from the language's dictionary
+    /// when there is one (`TextLayout.hyphenated` says whether there was).
+    public func layout(_ text: String, style: TextStyle, width: Double, alignment: TextAlignment, hyphenate: Bool) -> TextLayout {
+        var laidOut = Self.normalizedParagraphs(text)
+        var hyphenated = false
+        if hyphenate, let hyphenator {
+            laidOut = hyphenator.hyphenate(laidOut)
+            hyphenated = true
+        }
+
+        guard let layout = pango_layout_new(session.context) else { fatalError("pango_layout_new failed") }
+        let desc = session.fontDescription(family: fonts.familyList(for: style.family, language: language),
+                                           size: style.size, weight: style.weight, italic: style.italic)
+        pango_layout_set_font_description(layout, desc)
+        pango_font_description_free(desc)
+
+        pango_layout_set_width(layout, width > 0 ? Self.units(width) : -1)
+        // WORD_CHAR: a word wider than the column (a long URL) is broken between characters instead
+        // of overflowing it.
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_auto_dir(layout, 1)
+        switch alignment {
+        case .start, .justify: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        case .end: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+        }
+        // Justification is done after breaking, by Justification (Pango 1.50.12 overshoots at hyphens).
+        pango_layout_set_justify(layout, 0)
+        pango_layout_set_indent(layout, Self.units(style.firstLineIndent))
+
+        // Line pitch is a per-run absolute line height (Pango 1.50), which works like CSS: each run's
+        // box becomes lineHeight × size tall with the leading split above and below, and lines
+        // stack box on box. pango_layout_set_line_spacing would instead multiply each line's font
+        // metrics height, which Pango reports as about 1.5 pt for Noto Color Emoji at 12 pt (it
+        // applies the bitmap strike's scale twice): a line of emoji would collapse.
+        let attrs = pango_attr_list_new()
+        if style.lineHeight > 0 {
+            pango_attr_list_insert(attrs, pango_attr_line_height_new_absolute(Self.units(style.lineHeight * style.size)))
+        }
+        if style.letterSpacing != 0 {
+            pango_attr_list_insert(attrs, pango_attr_letter_spacing_new(Self.units(style.letterSpacing)))
+        }
+        pango_layout_set_attributes(layout, attrs)
+        pango_attr_list_unref(attrs)
+        // Plain text, never markup: "<" and "&" are characters, and byte offsets stay those of `laidOut`.
+        pango_layout_set_text(layout, laidOut, Int32(laidOut.utf8.count))
+        if alignment == .justify && width > 0 { Justification.justify(layout, width: Self.units(width)) }
+
+        let (lines, height) = laidOut.isEmpty ? ([], 0) : Self.measureLines(layout, text: laidOut)
+        return TextLayout(text: laidOut, pangoLayout: layout, lines: lines, height: height,
+                          unknownGlyphCount: Int(pango_layout_get_unknown_glyphs_count(layout)),
+                          fontFiles: Self.fontFiles(layout), style: style, width: width, alignment: alignment,
+                          hyphenated: hyphenated)
+    }
+
+    // MARK: - Text preparation
+
+    /// Blank lines separate paragraphs (Pango's "\n"); other newlines become U+2028 LINE SEPARATOR,
+    /// which breaks the line without starting a paragraph (no indent, same direction).
+    static func normalizedParagraphs(_ text: String) -> String {
+        let unified = text.replacingOccurrences(of: "\r\n", with: "\n")
+            .replacingOccurrences(of: "\r", with: "\n")
+            .replacingOccurrences(of: "\u{2029}", with: "\n\n")
+        var paragraphs: [String] = []
+        var current: [Substring] = []
+        for line in unified.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.allSatisfy(\.isWhitespace) {
+                if !current.isEmpty { paragraphs.append(current.joined(separator: "\u{2028}")) }
+                current = []
+            } else {
+                current.append(line)
+            }
+        }
+        if !current.isEmpty { paragraphs.append(current.joined(separator: "\u{2028}")) }
+        return paragraphs.joined(separator: "\n")
+    }
+
+    // MARK: - Measuring
+
+    /// Line boxes are Pango's logical line extents: with no extra spacing Pango starts each line
+    /// where the previous one ends, so the boxes tile, and the first starts at 0.
+    private static func measureLines(_ layout: OpaquePointer, text: String) -> ([TextLine], Double) {
+        struct Raw { var start: Int, length: Int, logical: PangoRectangle, baseline: Int32 }
+        var raws: [Raw] = []
+        guard let iter = pango_layout_get_iter(layout) else { return ([], 0) }
+        repeat {
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &logical)
+            guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
+            raws.append(Raw(start: Int(line.pointee.start_index), length: Int(line.pointee.length),
+                            logical: logical, baseline: pango_layout_iter_get_baseline(iter)))
+        } while pango_layout_iter_next_line(iter) != 0
+        pango_layout_iter_free(iter)
+        guard !raws.isEmpty else { return ([], 0) }
+
+        let bytes = Array(text.utf8)
+        let scale = Double(PANGO_SCALE)
+        // Paragraph of each line: the count of "\n" before its first byte.
+        var paragraphOf: [Int] = []
+        var paragraph = 0, scanned = 0
+        for r in raws {
+            while scanned < min(r.start, bytes.count) {
+                if bytes[scanned] == 0x0A { paragraph += 1 }
+                scanned += 1
+            }
+            paragraphOf.append(paragraph)
+        }
+        var counts: [Int: Int] = [:]
+        for p in paragraphOf { counts[p, default: 0] += 1 }
+
+        var lines: [TextLine] = []
+        var indexInParagraph = 0
+        for (i, r) in raws.enumerated() {
+            if i > 0 && paragraphOf[i] != paragraphOf[i - 1] { indexInParagraph = 0 }
+            let end = min(bytes.count, r.start + r.length)
+            let lineText = String(decoding: bytes[min(r.start, end)..<end], as: UTF8.self)
+            lines.append(TextLine(byteRange: min(r.start, end)..<end, text: lineText, top: Double(r.logical.y) / scale,
+                                  baseline: Double(r.baseline) / scale, height: Double(r.logical.height) / scale,
+                                  width: Double(r.logical.width) / scale, x: Double(r.logical.x) / scale,
+                                  paragraph: paragraphOf[i], indexInParagraph: indexInParagraph,
+                                  paragraphLineCount: counts[paragraphOf[i]] ?? 1,
+                                  endsWithSoftHyphen: lineText.unicodeScalars.last == "\u{00AD}"))
+            indexInParagraph += 1
+        }
+        return (lines, lines.last.map(\.bottom) ?? 0)
+    }
+
+    private static func fontFiles(_ layout: OpaquePointer) -> Set<String> {
+        var files = Set<String>()
+        var seen = Set<UnsafeMutableRawPointer>()
+        guard let iter = pango_layout_get_iter(layout) else { return files }
+        repeat {
+            guard let run = pango_layout_iter_get_run_readonly(iter),
+                  let font = run.pointee.item.pointee.analysis.font,
+                  seen.insert(UnsafeMutableRawPointer(font)).inserted,
+                  let path = shim_font_file(font) else { continue }
+            files.insert(String(cString: path))
+            g_free(path)
+        } while pango_layout_iter_next_run(iter) != 0
+        pango_layout_iter_free(iter)
+        return files
+    }
+
+    static func units(_ points: Double) -> Int32 {
+        Int32((points * Double(PANGO_SCALE)).rounded())
+    }
+}
