@@ -1,0 +1,219 @@
+import Foundation
+import CGraphics
+
+/// Dictionary hyphenation with libhyphen and the Debian pattern files in /usr/share/hyphen.
+/// Pango has no dictionaries and only breaks at spaces or arbitrary letters, so allowed break
+/// points are marked with U+00AD SOFT HYPHEN, which Pango may break at and then draws as "-".
+///
+/// One per Typesetter (or thread): libhyphen does not document its dictionaries as thread-safe.
+public final class Hyphenator {
+    public static let defaultDirectories = [URL(fileURLWithPath: "/usr/share/hyphen")]
+    /// The dictionary file in use.
+    public let dictionaryURL: URL
+    /// Fewest letters before / after a break (the dictionary's own values, never below 2 / 3).
+    public let leftMinimum: Int
+    public let rightMinimum: Int
+    /// Words with fewer letters are never hyphenated.
+    public let minimumWordLength = 5
+
+    private let dict: UnsafeMutablePointer<HyphenDict>
+    private let isUTF8: Bool
+    /// For 8-bit dictionaries (hyph_de_DE.dic is ISO8859-1): the byte of each character, or nil
+    /// when the charset has none.
+    private let charset: String
+    private var byteOf: [Unicode.Scalar: UInt8?] = [:]
+
+    /// Loads the dictionary for a BCP 47 tag ("en" → hyph_en_US.dic, "de-AT" → hyph_de_AT.dic);
+    /// nil when none is installed, which the caller reports.
+    public convenience init?(language: String) {
+        self.init(language: language, directories: Self.defaultDirectories)
+    }
+
+    public init?(language: String, directories: [URL]) {
+        guard let url = Self.dictionaryURL(for: language, in: directories),
+              let dict = hnj_hyphen_load(url.path) else { return nil }
+        self.dict = dict
+        self.dictionaryURL = url
+        self.isUTF8 = dict.pointee.utf8 != 0
+        self.charset = withUnsafeBytes(of: dict.pointee.cset) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.leftMinimum = max(2, Int(dict.pointee.lhmin))
+        self.rightMinimum = max(3, Int(dict.pointee.rhmin))
+    }
+
+    deinit { hnj_hyphen_free(dict) }
+
+    /// The dictionary file a language tag maps to, or nil.
+    public static func dictionaryURL(for language: String, in directories: [URL] = defaultDirectories) -> URL? {
+        let subtags = language.replacingOccurrences(of: "_", with: "-").split(separator: "-").map(String.init)
+        guard let lang = subtags.first?.lowercased(), !lang.isEmpty, lang.allSatisfy(\.isLetter) else { return nil }
+        // A region is two letters or three digits; a four-letter script subtag ("Latn") is skipped.
+        let region = subtags.dropFirst().first { $0.count == 2 || ($0.count == 3 && $0.allSatisfy(\.isNumber)) }?.uppercased()
+        let defaultRegion = ["en": "US", "de": "DE", "fr": "FR", "pt": "PT", "es": "ES", "nl": "NL", "sv": "SE",
+                             "da": "DK", "nb": "NO", "nn": "NO", "cs": "CZ", "el": "GR", "uk": "UA"][lang] ?? lang.uppercased()
+        var names: [String] = []
+        if let region { names.append("hyph_\(lang)_\(region).dic") }
+        names.append("hyph_\(lang)_\(defaultRegion).dic")
+        names.append("hyph_\(lang).dic")
+        let fm = FileManager.default
+        for dir in directories {
+            for name in names {
+                let url = dir.appendingPathComponent(name)
+                if fm.fileExists(atPath: url.path) { return url }
+            }
+            // Any regional variant beats none.
+            if let other = (try? fm.contentsOfDirectory(atPath: dir.path))?
+                .filter({ $0.hasPrefix("hyph_\(lang)_") && $0.hasSuffix(".dic") }).sorted().first {
+                return dir.appendingPathComponent(other)
+            }
+        }
+        return nil
+    }
+
+    /// `text` with U+00AD inserted at every allowed break of every eligible word; nothing else
+    /// changes. Left alone: words under five letters, words with digits, URLs, e-mail addresses and
+    /// anything that already carries a soft hyphen.
+    public func hyphenate(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count + text.utf8.count / 8)
+        var token = ""
+        for ch in text {
+            if ch.isWhitespace {
+                if !token.isEmpty { out += hyphenateToken(token); token = "" }
+                out.append(ch)
+            } else {
+                token.append(ch)
+            }
+        }
+        if !token.isEmpty { out += hyphenateToken(token) }
+        return out
+    }
+
+    /// The break positions inside one word, as counts of Characters before each break
+    /// ("hyphenation" → [2, 6]). The word must be letters only.
+    public func breakPoints(in word: String) -> [Int] {
+        let chars = Array(word)
+        guard chars.count >= minimumWordLength, chars.allSatisfy(Self.isWordCharacter) else { return [] }
+        return breaks(chars)
+    }
+
+    // MARK: - Words
+
+    private func hyphenateToken(_ token: String) -> String {
+        if token.unicodeScalars.contains(where: { $0 == "\u{00AD}" || $0.properties.numericType != nil }) { return token }
+        let lower = token.lowercased()
+        if lower.contains("://") || lower.hasPrefix("www.") || lower.contains("@") || lower.contains("/") { return token }
+        // Letter runs between punctuation: "well-known," → "well", "known"; "l’université" → "l", "université".
+        var out = ""
+        var run: [Character] = []
+        func flush() {
+            if run.count >= minimumWordLength {
+                var cuts = Set(breaks(run))
+                for (i, c) in run.enumerated() {
+                    if cuts.remove(i) != nil { out.append("\u{00AD}") }
+                    out.append(c)
+                }
+            } else {
+                out.append(contentsOf: run)
+            }
+            run.removeAll(keepingCapacity: true)
+        }
+        for ch in token {
+            if Self.isWordCharacter(ch) { run.append(ch) } else { flush(); out.append(ch) }
+        }
+        flush()
+        return out
+    }
+
+    private static func isWordCharacter(_ ch: Character) -> Bool {
+        guard let first = ch.unicodeScalars.first else { return false }
+        return first.properties.isAlphabetic && !first.properties.isIdeographic
+    }
+
+    /// Runs libhyphen on one letter run. Patterns are lowercase, so the word is lowercased (and
+    /// composed) one Character at a time; a break is only taken where it falls between two
+    /// Characters, so it can never land inside a UTF-8 sequence, a combining sequence, or a
+    /// character whose lowercase form is longer.
+    private func breaks(_ chars: [Character]) -> [Int] {
+        var encoded: [UInt8] = []
+        // boundary[k] = Characters before the break "after unit k", where libhyphen's units are
+        // scalars of the lowercased word (UTF-8 dictionaries) or bytes (8-bit dictionaries).
+        var boundaryAfterUnit: [Int: Int] = [:]
+        var units = 0
+        for (i, ch) in chars.enumerated() {
+            let lowered = String(ch).lowercased().precomposedStringWithCanonicalMapping
+            if isUTF8 {
+                encoded.append(contentsOf: lowered.utf8)
+                units += lowered.unicodeScalars.count
+            } else {
+                for scalar in lowered.unicodeScalars {
+                    guard let byte = eightBit(scalar) else { return [] }
+                    encoded.append(byte)
+                    units += 1
+                }
+            }
+            boundaryAfterUnit[units - 1] = i + 1
+        }
+        let size = encoded.count
+        guard size > 0, size < 250 else { return [] }
+        var hyphens = [CChar](repeating: 0, count: size + 5)
+        var rep: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        var pos: UnsafeMutablePointer<Int32>?
+        var cut: UnsafeMutablePointer<Int32>?
+        let status = encoded.withUnsafeBufferPointer { wordBuf in
+            wordBuf.withMemoryRebound(to: CChar.self) { word in
+                hnj_hyphen_hyphenate3(dict, word.baseAddress, Int32(size), &hyphens, nil, &rep, &pos, &cut,
+                                      Int32(leftMinimum), Int32(rightMinimum), 2, 2)
+            }
+        }
+        defer {
+            if let rep {
+                for k in 0..<size { free(rep[k]) }
+                free(rep)
+            }
+            free(pos)
+            free(cut)
+        }
+        guard status == 0 else { return [] }
+        var result: [Int] = []
+        for k in 0..<(units - 1) where hyphens[k] & 1 == 1 {
+            // A non-standard break (German "Schiffahrt" → "Schiff-fahrt") changes the spelling,
+            // which a soft hyphen cannot express.
+            if let rep, rep[k] != nil { continue }
+            guard let before = boundaryAfterUnit[k], before >= leftMinimum, chars.count - before >= rightMinimum else { continue }
+            result.append(before)
+        }
+        return result
+    }
+
+    private func eightBit(_ scalar: Unicode.Scalar) -> UInt8? {
+        if scalar.value < 0x80 { return UInt8(scalar.value) }
+        if let known = byteOf[scalar] { return known }
+        let byte = Self.convert(scalar, to: charset)
+        byteOf[scalar] = byte
+        return byte
+    }
+
+    private static func convert(_ scalar: Unicode.Scalar, to charset: String) -> UInt8? {
+        let upper = charset.uppercased()
+        if upper == "ISO8859-1" || upper == "ISO-8859-1" || upper == "LATIN1" {
+            return scalar.value < 0x100 ? UInt8(scalar.value) : nil
+        }
+        let cd = iconv_open(charset, "UTF-8")
+        guard cd != iconv_t(bitPattern: -1) else { return nil }
+        defer { iconv_close(cd) }
+        var input = Array(String(scalar).utf8).map { CChar(bitPattern: $0) }
+        var output = [CChar](repeating: 0, count: 8)
+        var inLeft = input.count, outLeft = output.count
+        let done = input.withUnsafeMutableBufferPointer { inBuf in
+            output.withUnsafeMutableBufferPointer { outBuf in
+                var inPtr: UnsafeMutablePointer<CChar>? = inBuf.baseAddress
+                var outPtr: UnsafeMutablePointer<CChar>? = outBuf.baseAddress
+                return iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft)
+            }
+        }
+        guard done != -1, inLeft == 0, output.count - outLeft == 1 else { return nil }
+        return UInt8(bitPattern: output[0])
+    }
+}
