@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import BookLayout
+
+private let shy = "\u{00AD}"
+
+@Suite struct HyphenatorTests {
+    @Test func englishWordsSplitAtDictionaryPoints() throws {
+        let english = try #require(Hyphenator(language: "en"))
+        #expect(english.breakPoints(in: "hyphenation") == [2, 6])
+        #expect(english.hyphenate("hyphenation") == "hy\(shy)phen\(shy)ation")
+        #expect(english.hyphenate("internationalization") == ["in", "ter", "na", "tion", "al", "iza", "tion"].joined(separator: shy))
+        #expect(english.hyphenate("Extraordinarily") == ["Ex", "traor", "di", "nar", "ily"].joined(separator: shy))
+    }
+
+    @Test func germanNonASCIIWordsSplitAtCharacterBoundaries() throws {
+        // hyph_de_DE.dic is ISO8859-1, not UTF-8: "Ü" must be looked up as one byte.
+        let german = try #require(Hyphenator(language: "de-DE"))
+        #expect(german.hyphenate("Überraschung") == "Über\(shy)ra\(shy)schung")
+        #expect(german.hyphenate("ÄRGERLICHES").replacingOccurrences(of: shy, with: "") == "ÄRGERLICHES")
+        #expect(german.hyphenate("ÄRGERLICHES").contains(shy))
+        let word = "Donaudampfschifffahrtsgesellschaftskapitän"
+        let result = german.hyphenate(word)
+        #expect(result.replacingOccurrences(of: shy, with: "") == word)
+        #expect(result.components(separatedBy: shy).count > 5)
+    }
+
+    @Test func frenchUTF8WordsKeepTheirAccentsAndCombiningMarks() throws {
+        let french = try #require(Hyphenator(language: "fr"))
+        let composed = french.hyphenate("développement")
+        #expect(composed == ["dé", "ve", "lop", "pe", "ment"].joined(separator: shy))
+        // The same word with decomposed accents: a break never separates "e" from U+0301.
+        let decomposed = "de\u{301}veloppement"
+        let result = french.hyphenate(decomposed)
+        #expect(result.replacingOccurrences(of: shy, with: "") == decomposed)
+        #expect(result.contains(shy))
+        let scalars = Array(result.unicodeScalars)
+        for (i, scalar) in scalars.enumerated() where scalar == "\u{00AD}" && i + 1 < scalars.count {
+            #expect(scalars[i + 1].properties.generalCategory != .nonspacingMark)
+        }
+    }
+
+    @Test func minimumsAreRespected() throws {
+        let english = try #require(Hyphenator(language: "en-US"))
+        #expect(english.leftMinimum >= 2)
+        #expect(english.rightMinimum >= 3)
+        let words = ["abandonment", "acceptable", "beautifully", "consideration", "development", "elephants",
+                     "grandfather", "telescope", "unaccountably", "choreography", "observatory", "procession",
+                     "illuminated", "practising", "unconcerned", "considerable", "cobblestones", "discovered"]
+        for word in words {
+            for point in english.breakPoints(in: word) {
+                #expect(point >= english.leftMinimum && word.count - point >= english.rightMinimum, "\(word) at \(point)")
+            }
+        }
+        #expect(words.contains { !english.breakPoints(in: $0).isEmpty })
+    }
+
+    @Test func wordsThatMustNotBeHyphenatedAreLeftAlone() throws {
+        let english = try #require(Hyphenator(language: "en"))
+        let untouched = ["cat", "time", "abc123defghijk", "https://example.com/international", "www.example.com/documentation",
+                         "someone@internationalization.org", "hy\(shy)phenation", "2024-internationalization", "/usr/share/hyphenation"]
+        for word in untouched { #expect(english.hyphenate(word) == word, "\(word)") }
+    }
+
+    @Test func punctuationAndSpacingSurviveUnchanged() throws {
+        let english = try #require(Hyphenator(language: "en"))
+        let text = "(Extraordinary!) \"internationalization,\"\nthe grandfather’s\u{2028}well-documented\ttelescope…  end"
+        let result = english.hyphenate(text)
+        #expect(result.replacingOccurrences(of: shy, with: "") == text)
+        #expect(result.hasPrefix("(Ex\(shy)"))
+        #expect(result.contains("in\(shy)ter\(shy)na\(shy)tion\(shy)al\(shy)iza\(shy)tion,\""))
+        #expect(result.contains("grand\(shy)fa\(shy)ther’s"))
+        #expect(result.contains("well-doc\(shy)u\(shy)mented"))
+    }
+
+    @Test func dictionariesAreChosenFromTheLanguageTag() {
+        func name(_ tag: String) -> String? { Hyphenator.dictionaryURL(for: tag)?.lastPathComponent }
+        #expect(name("en") == "hyph_en_US.dic")
+        #expect(name("en-US") == "hyph_en_US.dic")
+        #expect(name("en_GB") == "hyph_en_GB.dic")
+        #expect(name("en-Latn-GB") == "hyph_en_GB.dic")
+        #expect(name("de") == "hyph_de_DE.dic")
+        #expect(name("de-AT") == "hyph_de_AT.dic")
+        #expect(name("fr-CA") == "hyph_fr_CA.dic")
+        #expect(name("xx") == nil)
+        #expect(name("") == nil)
+        #expect(Hyphenator(language: "tlh") == nil)
+    }
+
+    @Test func aDictionaryInAnotherFolderIsFound() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyphen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(atPath: "/usr/share/hyphen/hyph_en_US.dic", toPath: dir.appendingPathComponent("hyph_en_NZ.dic").path)
+        let hyphenator = try #require(Hyphenator(language: "en-NZ", directories: [dir]))
+        #expect(hyphenator.dictionaryURL.lastPathComponent == "hyph_en_NZ.dic")
+        #expect(hyphenator.hyphenate("hyphenation") == "hy\(shy)phen\(shy)ation")
+    }
+}

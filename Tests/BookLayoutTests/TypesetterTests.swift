@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+import CGraphics
+@testable import BookLayout
+
+@Suite struct TypesetterTests {
+    // MARK: Fonts and scripts
+
+    @Test(arguments: [
+        ("שלום עולם, מה שלומך היום?", "NotoSansHebrew-Regular.ttf"),
+        ("مرحبا بالعالم، كيف حالك اليوم؟", "NotoNaskhArabic-Regular.ttf"),
+        ("日本語の文章と中文的句子", "NotoSansCJK-Regular.ttc"),
+        ("A smile 😀 and a heart ❤️ and a family 👩‍👩‍👧", "NotoColorEmoji.ttf"),
+    ])
+    func otherScriptsFallBackToNoto(text: String, expectedFile: String) throws {
+        // Andika has Latin, Greek and Cyrillic only, so everything else must come from the fallbacks.
+        let layout = try makeTypesetter().layout(text, style: childrenStyle, width: 400, alignment: .start, hyphenate: false)
+        #expect(layout.fontFiles.map(fileName).contains(expectedFile), "\(layout.fontFiles)")
+        #expect(layout.unknownGlyphCount == 0)
+        let ours = Set(try fontLibrary().manifest.files.map(\.path))
+        #expect(layout.fontFiles.isSubset(of: ours))
+    }
+
+    @Test func boldFallbackUsesTheBoldCollection() throws {
+        var style = childrenStyle
+        style.weight = 700
+        let layout = try makeTypesetter().layout("Bold 日本語", style: style, width: 400, alignment: .start, hyphenate: false)
+        #expect(Set(layout.fontFiles.map(fileName)) == ["Andika-Bold.ttf", "NotoSansCJK-Bold.ttc"])
+    }
+
+    @Test(arguments: ["\u{0378}", "\u{10FFFD}", "\u{0915}\u{093F}"])
+    func charactersNoFontHasAreCountedAsUnknown(character: String) throws {
+        let layout = try makeTypesetter().layout("a\(character)b", style: bodyStyle, width: 200, alignment: .start, hyphenate: false)
+        #expect(layout.unknownGlyphCount > 0)
+    }
+
+    @Test func markupCharactersArePlainText() throws {
+        let text = "Tom & Jerry <b>not bold</b> &amp;"
+        let layout = try makeTypesetter().layout(text, style: bodyStyle, width: 500, alignment: .start, hyphenate: false)
+        #expect(layout.text == text)
+        #expect(layout.lines.map(\.text).joined() == text)
+        #expect(layout.unknownGlyphCount == 0)
+    }
+
+    // MARK: Line breaking
+
+    @Test func lineBreaksAreRepeatableAndIndependentOfSurfaces() throws {
+        let a = try makeTypesetter().layout(sampleEnglish, style: bodyStyle, width: 180, alignment: .justify, hyphenate: true)
+        let b = try makeTypesetter().layout(sampleEnglish, style: bodyStyle, width: 180, alignment: .justify, hyphenate: true)
+        #expect(a.lines == b.lines)
+        #expect(a.text == b.text)
+
+        // Drawing into a 150-dpi raster and a PDF must not disturb the measured layout.
+        let image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 900)
+        let cr = cairo_create(image)
+        cairo_scale(cr, 150.0 / 72.0, 150.0 / 72.0)
+        pango_cairo_show_layout(cr, a.pangoLayout)
+        cairo_destroy(cr)
+        cairo_surface_destroy(image)
+        let pdfPath = FileManager.default.temporaryDirectory.appendingPathComponent("typesetter-\(UUID().uuidString).pdf").path
+        let pdf = cairo_pdf_surface_create(pdfPath, 200, 400)
+        let pdfCr = cairo_create(pdf)
+        for i in a.lines.indices {
+            cairo_move_to(pdfCr, a.lines[i].x, a.lines[i].baseline)
+            pango_cairo_show_layout_line(pdfCr, a.pangoLine(i))
+        }
+        cairo_destroy(pdfCr)
+        cairo_surface_destroy(pdf)
+        try? FileManager.default.removeItem(atPath: pdfPath)
+
+        let c = try makeTypesetter().layout(sampleEnglish, style: bodyStyle, width: 180, alignment: .justify, hyphenate: true)
+        #expect(c.lines == a.lines)
+        var starts: [Int32] = []
+        let iter = pango_layout_get_iter(a.pangoLayout)
+        repeat { starts.append(pango_layout_iter_get_line_readonly(iter)!.pointee.start_index) } while pango_layout_iter_next_line(iter) != 0
+        pango_layout_iter_free(iter)
+        #expect(starts.map(Int.init) == a.lines.map(\.byteRange.lowerBound))
+    }
+
+    @Test(arguments: [TextAlignment.start, .center, .end, .justify])
+    func noLineIsWiderThanTheColumn(alignment: TextAlignment) throws {
+        let text = sampleEnglish + "\n\nSee https://example.com/a/very/long/path/that/cannot/possibly/fit/on/one/line for more. "
+            + "Pneumonoultramicroscopicsilicovolcanoconiosis!"
+        for width in [60.0, 90.0, 150.0, 333.0] {
+            let layout = try makeTypesetter().layout(text, style: bodyStyle, width: width, alignment: alignment, hyphenate: true)
+            for line in layout.lines {
+                #expect(line.x >= -0.01 && line.x + line.width <= width + 0.01, "\(width): \(line)")
+            }
+        }
+    }
+
+    @Test func justifiedNarrowColumnsAreHyphenatedWithoutLosingText() throws {
+        let layout = try makeTypesetter().layout(sampleEnglish, style: bodyStyle, width: 150, alignment: .justify, hyphenate: true)
+        #expect(layout.hyphenated)
+        #expect(layout.lines.contains { $0.endsWithSoftHyphen })
+        for line in layout.lines where line.endsWithSoftHyphen { #expect(line.text.hasSuffix("\u{00AD}")) }
+        let joined = layout.lines.map(\.text).joined().replacingOccurrences(of: "\u{00AD}", with: "")
+        #expect(joined == sampleEnglish)
+        // Justified lines fill the column, except each paragraph's last.
+        for line in layout.lines.dropLast() { #expect(abs(line.width - 150) < 0.5, "\(line)") }
+    }
+
+    @Test func withoutHyphenationTheTextIsUntouched() throws {
+        let layout = try makeTypesetter().layout(sampleEnglish, style: bodyStyle, width: 150, alignment: .justify, hyphenate: false)
+        #expect(!layout.hyphenated)
+        #expect(layout.text == sampleEnglish)
+        #expect(!layout.lines.contains { $0.endsWithSoftHyphen })
+    }
+
+    @Test func aLanguageWithoutDictionaryIsSetUnhyphenated() throws {
+        let typesetter = try makeTypesetter(language: "tlh")
+        #expect(typesetter.hyphenator == nil)
+        let layout = typesetter.layout(sampleEnglish, style: bodyStyle, width: 150, alignment: .justify, hyphenate: true)
+        #expect(!layout.hyphenated)
+        #expect(layout.text == sampleEnglish)
+    }
+
+    // MARK: Paragraphs and geometry
+
+    @Test func blankLinesSeparateParagraphsAndSingleNewlinesBreakLines() throws {
+        let text = "First paragraph.\n\n\n  \nSecond paragraph,\nsame paragraph on a new line.\r\n\r\nThird."
+        var style = bodyStyle
+        style.firstLineIndent = 18
+        let layout = try makeTypesetter().layout(text, style: style, width: 500, alignment: .start, hyphenate: false)
+        #expect(layout.text == "First paragraph.\nSecond paragraph,\u{2028}same paragraph on a new line.\nThird.")
+        #expect(layout.lines.map(\.paragraph) == [0, 1, 1, 2])
+        #expect(layout.lines.map(\.indexInParagraph) == [0, 0, 1, 0])
+        #expect(layout.lines.map(\.paragraphLineCount) == [1, 2, 2, 1])
+        #expect(layout.lines.map(\.x) == [18, 18, 0, 18])
+        for line in layout.lines {
+            let bytes = Array(layout.text.utf8)[line.byteRange]
+            #expect(String(decoding: bytes, as: UTF8.self) == line.text)
+        }
+        #expect(layout.unknownGlyphCount == 0)
+    }
+
+    @Test func emptyTextHasNoLines() throws {
+        let layout = try makeTypesetter().layout("\n\n  \n", style: bodyStyle, width: 200, alignment: .start, hyphenate: true)
+        #expect(layout.lines.isEmpty)
+        #expect(layout.height == 0)
+    }
+
+    @Test func linesTileAtTheStyledLineHeight() throws {
+        let layout = try makeTypesetter().layout(sampleEnglish, style: bodyStyle, width: 200, alignment: .justify, hyphenate: true)
+        #expect(layout.lines.first?.top == 0)
+        for (previous, line) in zip(layout.lines, layout.lines.dropFirst()) {
+            #expect(abs(line.top - previous.bottom) < 1e-9)
+        }
+        for line in layout.lines {
+            #expect(abs(line.height - 16.8) < 0.01)
+            #expect(line.baseline > line.top && line.baseline < line.bottom)
+        }
+        #expect(abs(layout.height - 16.8 * Double(layout.lines.count)) < 0.05)
+    }
+
+    @Test func emojiLinesKeepANormalHeight() throws {
+        // Noto Color Emoji is a 109-pixel bitmap font; unscaled, its metrics made 128 pt lines.
+        let layout = try makeTypesetter().layout("😀😀😀\n\nText 🐘 and more", style: bodyStyle, width: 300, alignment: .start, hyphenate: false)
+        #expect(layout.lines.count == 2)
+        for line in layout.lines { #expect(line.height > 14 && line.height < 20, "\(line)") }
+    }
+
+    @Test func rightToLeftParagraphsStartAtTheRight() throws {
+        let layout = try makeTypesetter().layout("שלום עולם", style: childrenStyle, width: 300, alignment: .start, hyphenate: false)
+        let line = try #require(layout.lines.first)
+        #expect(abs(line.x + line.width - 300) < 0.01)
+        let latin = try makeTypesetter().layout("Hello", style: childrenStyle, width: 300, alignment: .start, hyphenate: false)
+        #expect(latin.lines.first?.x == 0)
+    }
+
+    @Test func centeredAndEndAlignedLines() throws {
+        let typesetter = try makeTypesetter()
+        let centered = typesetter.layout("Hello", style: bodyStyle, width: 300, alignment: .center, hyphenate: false)
+        let ended = typesetter.layout("Hello", style: bodyStyle, width: 300, alignment: .end, hyphenate: false)
+        let c = try #require(centered.lines.first), e = try #require(ended.lines.first)
+        #expect(abs(c.x - (300 - c.width) / 2) < 0.01)
+        #expect(abs(e.x + e.width - 300) < 0.01)
+    }
+
+    @Test func letterSpacingWidensLines() throws {
+        var spaced = bodyStyle
+        spaced.letterSpacing = 2
+        let typesetter = try makeTypesetter()
+        let plain = typesetter.layout("Spacious", style: bodyStyle, width: 0, alignment: .start, hyphenate: false)
+        let wide = typesetter.layout("Spacious", style: spaced, width: 0, alignment: .start, hyphenate: false)
+        // Pango adds the spacing between letters, not after the last: 7 gaps in "Spacious".
+        #expect(abs(wide.lines[0].width - plain.lines[0].width - 14) < 0.01)
+    }
+
+    @Test func typesettersOnSeparateThreadsAgree() async throws {
+        let results = try await withThrowingTaskGroup(of: [TextLine].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let typesetter = try makeTypesetter()
+                    return typesetter.layout(sampleEnglish, style: bodyStyle, width: 170, alignment: .justify, hyphenate: true).lines
+                }
+            }
+            var all: [[TextLine]] = []
+            for try await lines in group { all.append(lines) }
+            return all
+        }
+        #expect(results.count == 4)
+        #expect(Set(results.map { $0.map(\.byteRange.lowerBound) }).count == 1)
+    }
+}
