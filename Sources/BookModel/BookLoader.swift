@@ -21,6 +21,10 @@ public enum BookLoader {
 
     /// Loads `url`, or `url/book.json` when `url` is a folder. Throws `BookError`.
     public static func load(contentsOf url: URL) throws(BookError) -> LoadedBook {
+        // Foundation would fetch an http URL; a book and its images are local files.
+        guard url.isFileURL else {
+            throw BookError(kind: .io, file: url.absoluteString, message: "only local files are read; download the book first")
+        }
         var file = url
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {

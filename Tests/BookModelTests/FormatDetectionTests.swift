@@ -57,3 +57,19 @@ struct FormatDetectionTests {
         #expect(error.description.hasSuffix("book.json: the folder has no book.json"))
     }
 }
+
+@Suite("Reading files")
+struct ReadingTests {
+    @Test func aRemoteURLIsNotFetched() throws {
+        let error = try #require(loadError { try BookLoader.load(contentsOf: URL(string: "https://example.com/book.json")!) })
+        #expect(error.kind == .io)
+        #expect(error.description == "https://example.com/book.json: only local files are read; download the book first")
+    }
+
+    @Test func aRelativePathIsNamedAsGiven() throws {
+        // What URL(fileURLWithPath:) makes of a relative command-line argument: relative to the working directory.
+        let given = URL(fileURLWithPath: "bad/wrong-type.json", relativeTo: Fixtures.folder)
+        let error = try #require(loadError { try BookLoader.load(contentsOf: given) })
+        #expect(error.description.hasPrefix("bad/wrong-type.json: $.pages[1].text: "))
+    }
+}
