@@ -66,17 +66,9 @@ final class PageDrawer {
     /// Maps stored pixels to the upright picture for EXIF orientations 1–8, so the PDF (JPEG passed
     /// through unrotated) and the PNG agree.
     static func orientation(_ o: Int, width w: Double, height h: Double) -> cairo_matrix_t {
+        let t = ExifOrientation.transform(o, width: w, height: h)
         var m = cairo_matrix_t()
-        switch o {
-        case 2: cairo_matrix_init(&m, -1, 0, 0, 1, w, 0)
-        case 3: cairo_matrix_init(&m, -1, 0, 0, -1, w, h)
-        case 4: cairo_matrix_init(&m, 1, 0, 0, -1, 0, h)
-        case 5: cairo_matrix_init(&m, 0, 1, 1, 0, 0, 0)
-        case 6: cairo_matrix_init(&m, 0, 1, -1, 0, h, 0)
-        case 7: cairo_matrix_init(&m, 0, -1, -1, 0, h, w)
-        case 8: cairo_matrix_init(&m, 0, -1, 1, 0, 0, w)
-        default: cairo_matrix_init_identity(&m)
-        }
+        cairo_matrix_init(&m, t.xx, t.yx, t.xy, t.yy, t.x0, t.y0)
         return m
     }
 
