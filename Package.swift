@@ -39,7 +39,7 @@ let package = Package(
         // Shared by the test targets: the repository's folders, a pipeline for tests, tools to run.
         .target(name: "BookTestSupport", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout"],
                 path: "Tests/BookTestSupport"),
-        .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
+        .testTarget(name: "BookModelTests", dependencies: ["BookModel"], exclude: ["Fixtures"]),
         .testTarget(name: "BookConfigTests", dependencies: ["BookConfig", "BookModel"]),
         .testTarget(name: "BookResolveTests", dependencies: ["BookResolve", "BookModel", "BookConfig"]),
         .testTarget(name: "BookLayoutTests", dependencies: ["BookTestSupport", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CGraphics"]),
