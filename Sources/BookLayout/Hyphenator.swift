@@ -137,24 +137,30 @@ public final class Hyphenator {
     /// character whose lowercase form is longer.
     private func breaks(_ chars: [Character]) -> [Int] {
         var encoded: [UInt8] = []
-        // boundary[k] = Characters before the break "after unit k", where libhyphen's units are
-        // scalars of the lowercased word (UTF-8 dictionaries) or bytes (8-bit dictionaries).
-        var boundaryAfterUnit: [Int: Int] = [:]
-        var units = 0
+        // boundaryAfterUnit[k] = Characters before a break after unit k (0 inside a Character),
+        // where libhyphen's units are scalars of the lowercased word (UTF-8 dictionaries) or
+        // bytes (8-bit dictionaries).
+        var boundaryAfterUnit: [Int] = []
+        boundaryAfterUnit.reserveCapacity(chars.count)
         for (i, ch) in chars.enumerated() {
+            if let ascii = ch.asciiValue {
+                encoded.append(ascii >= 0x41 && ascii <= 0x5A ? ascii + 0x20 : ascii)
+                boundaryAfterUnit.append(i + 1)
+                continue
+            }
             let lowered = String(ch).lowercased().precomposedStringWithCanonicalMapping
             if isUTF8 {
                 encoded.append(contentsOf: lowered.utf8)
-                units += lowered.unicodeScalars.count
             } else {
                 for scalar in lowered.unicodeScalars {
                     guard let byte = eightBit(scalar) else { return [] }
                     encoded.append(byte)
-                    units += 1
                 }
             }
-            boundaryAfterUnit[units - 1] = i + 1
+            boundaryAfterUnit.append(contentsOf: repeatElement(0, count: lowered.unicodeScalars.count - 1))
+            boundaryAfterUnit.append(i + 1)
         }
+        let units = boundaryAfterUnit.count
         let size = encoded.count
         guard size > 0, size < 250 else { return [] }
         var hyphens = [CChar](repeating: 0, count: size + 5)
@@ -181,7 +187,8 @@ public final class Hyphenator {
             // A non-standard break (German "Schiffahrt" → "Schiff-fahrt") changes the spelling,
             // which a soft hyphen cannot express.
             if let rep, rep[k] != nil { continue }
-            guard let before = boundaryAfterUnit[k], before >= leftMinimum, chars.count - before >= rightMinimum else { continue }
+            let before = boundaryAfterUnit[k]
+            guard before >= leftMinimum, chars.count - before >= rightMinimum else { continue }
             result.append(before)
         }
         return result
