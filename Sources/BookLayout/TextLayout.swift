@@ -5,7 +5,9 @@ import CShim
 /// tests). All lengths are in points, in layout coordinates: y grows downward from the top of the
 /// first line's box, x from the left edge of the layout width.
 ///
-/// The Pango layout belongs to the thread of the Typesetter that made it; draw it there.
+/// The Pango layout belongs to the thread of the Typesetter that made it; draw it there. Never
+/// call `pango_cairo_update_layout` (or change its context): Pango would lay the text out again
+/// for that device, with other breaks and without the justification applied here.
 public final class TextLayout {
     /// The text as laid out: paragraphs joined by "\n", line breaks inside a paragraph as U+2028,
     /// and the U+00AD soft hyphens hyphenation inserted. `TextLine.byteRange` indexes its UTF-8.
