@@ -159,3 +159,28 @@ import BookTestSupport
         for path in ["$.pages[0]", "$.pages[1]", "$.pages[2]"] { #expect(r.stderr.contains(path), "\(path) missing from: \(r.stderr)") }
     }
 }
+
+extension CLITests {
+    @Test func importCanExtractImagesButNeverReplacesTheUsersFiles() throws {
+        let input = Repository.samples.appendingPathComponent("apps/roger/story.json").path
+        let dir = try temporaryDirectory("extract")
+        let out = dir.appendingPathComponent("book.json").path
+        let r = try bookrender(["import", input, "-o", out, "--extract-images"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let images = try visibleFiles(dir.appendingPathComponent("images"))
+        #expect(images.count >= 4 && images.allSatisfy { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }, "\(images)")
+        #expect(try !String(contentsOfFile: out, encoding: .utf8).contains("base64"))
+        #expect(try bookrender(["export", out, "-o", dir.appendingPathComponent("b.pdf").path]).status == 0)
+
+        // Same bytes already there: fine. Different bytes under the same name: refused, nothing replaced.
+        let again = try bookrender(["import", input, "-o", out, "--extract-images", "--force"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let victim = dir.appendingPathComponent("images/\(images[0])")
+        try Data("my own picture".utf8).write(to: victim)
+        let clash = try bookrender(["import", input, "-o", dir.appendingPathComponent("other.json").path, "--extract-images"])
+        #expect(clash.status == 73)
+        #expect(clash.stderr.contains(images[0]))
+        #expect(try Data(contentsOf: victim) == Data("my own picture".utf8))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("other.json").path))
+    }
+}
