@@ -71,6 +71,7 @@ public struct TemplateSettings: Codable, Sendable, Equatable {
     public var illustration: IllustrationTemplateSettings
     public var photo: PhotoTemplateSettings
     public var cover: CoverTemplateSettings
+    public var text: TextPageTemplateSettings
 }
 
 public struct IllustrationTemplateSettings: Codable, Sendable, Equatable {
@@ -83,6 +84,15 @@ public struct IllustrationTemplateSettings: Codable, Sendable, Equatable {
 public struct PhotoTemplateSettings: Codable, Sendable, Equatable {
     /// The photo frame's share of the text area's height (the caption takes the rest).
     public var frameFraction: Double
+}
+
+/// Flowing text pages can read differently from the short text under a picture (a picture book
+/// centres its page text but sets a long story ragged right), so they may override the body role.
+public struct TextPageTemplateSettings: Codable, Sendable, Equatable {
+    /// Replaces `typography.body.align` on text pages when set.
+    public var align: String?
+    /// Replaces `typography.body.indent` (ems) on text pages when set.
+    public var indent: Double?
 }
 
 public struct CoverTemplateSettings: Codable, Sendable, Equatable {

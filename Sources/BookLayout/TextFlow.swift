@@ -28,7 +28,11 @@ enum TextPageTemplate {
     static func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
         let text = page.page.text ?? ""
         let width = ctx.contentRect(for: ctx.nextNumber).width
-        let layout = ctx.setText(text, role: ctx.tokens.typography.body, width: width)
+        var role = ctx.tokens.typography.body
+        let settings = ctx.tokens.templates.text
+        if let align = settings.align { role.align = align }
+        if let indent = settings.indent { role.indent = indent }
+        let layout = ctx.setText(text, role: role, width: width)
         TextFlow.flow(layout, from: 0, role: .text, source: page.index, ctx)
     }
 }
