@@ -11,6 +11,7 @@ packages=(
   fonts-sil-andika fonts-linuxlibertine fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
   # PDF readers and image tools the tests check output with
   poppler-utils qpdf libjpeg-turbo-progs imagemagick
+  fonts-dejavu-core  # a face outside the font set, for the book-fonts tests
   python3-jsonschema
 )
 

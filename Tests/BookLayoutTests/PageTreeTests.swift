@@ -161,4 +161,18 @@ import BookTestSupport
         #expect(missing.first?.physicalPages == [3])
         #expect(missing.first?.message.contains("U+F0000") == true)
     }
+
+    @Test func aBookFolderMayBringItsOwnFonts() throws {
+        let dir = try temporaryDirectory("bookfonts")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("fonts"), withIntermediateDirectories: true)
+        let font = dir.appendingPathComponent("fonts/DejaVuSans.ttf")
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: font.path)
+        var book = Book(kind: .storybook, title: "Own face", pages: [Page(type: .text, text: "Set in the book's own face.")])
+        book.tokens = .object(["typography": .object(["body": .object(["family": .string("DejaVu Sans")])])])
+        let used = try TestPipeline.layout(book, folder: dir).pages[1].textBoxes.flatMap { $0.layout.fontFiles }
+        #expect(used.contains(font.resolvingSymlinksInPath().path), "\(used)")
+        // Without the folder the family is not in the font set and a font of ours stands in.
+        let elsewhere = try TestPipeline.layout(book, folder: try temporaryDirectory("nofonts")).pages[1].textBoxes.flatMap { $0.layout.fontFiles }
+        #expect(!elsewhere.contains { $0.hasSuffix("DejaVuSans.ttf") })
+    }
 }
