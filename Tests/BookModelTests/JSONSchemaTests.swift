@@ -104,8 +104,14 @@ struct JSONSchemaTests {
 
     static func runJSONSchema(valid: [URL], invalid: [URL]) throws -> [Verdict] {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, schema.path] + valid.map { "+" + $0.path } + invalid.map { "-" + $0.path }
+        // Debian's interpreter is the one scripts/install-deps.sh gives python3-jsonschema to; another
+        // python3 earlier on PATH (pyenv, a venv) may lack the module.
+        let debianPython = "/usr/bin/python3"
+        let usesDebian = FileManager.default.isExecutableFile(atPath: debianPython)
+        process.executableURL = URL(fileURLWithPath: usesDebian ? debianPython : "/usr/bin/env")
+        let files: [String] = valid.map { "+" + $0.path } + invalid.map { "-" + $0.path }
+        let interpreter: [String] = usesDebian ? [] : ["python3"]
+        process.arguments = interpreter + ["-c", script, schema.path] + files
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
