@@ -25,9 +25,7 @@ public struct BookLayouter {
         }
         var findings = ctx.findings
         findings += MissingGlyphs.findings(in: ctx.pages)
-        if Hyphenator(language: book.language) == nil,
-           ctx.pages.contains(where: { $0.textBoxes.contains { _ in true } }),
-           [book.tokens.typography.body].contains(where: \.hyphenate) {
+        if book.tokens.typography.body.hyphenate, typesetter.hyphenator == nil {
             findings.append(Finding(.warning, .noHyphenation,
                                     "no hyphenation dictionary for language \"\(book.language)\" in /usr/share/hyphen; justified text is set without hyphens"))
         }

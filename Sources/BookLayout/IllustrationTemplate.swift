@@ -57,11 +57,7 @@ enum IllustrationTemplate {
         case .placeholder:
             let m = ctx.book.margins
             let rect = Rect(x: content.x, y: m.top, width: content.width, height: art.height - m.top - min(m.top, 24))
-            var tmp: [PageItem] = []
-            swap(&tmp, &ctx.pages[index].items)
-            ctx.pages[index].items = [tmp[0]]
-            Placeholder.add(in: rect, scene: page.page.scene, to: index, ctx)
-            ctx.pages[index].items += tmp.dropFirst()
+            Placeholder.add(in: rect, scene: page.page.scene, to: index, at: 1, ctx)
         case .none:
             break
         }

@@ -73,7 +73,6 @@ public enum PageItem {
     case rule(Rule)
     case qr(QRBox)
     case placeholderArt(PlaceholderArt)
-    case gradient(Gradient)
 }
 
 public struct Fill {
@@ -146,10 +145,4 @@ public struct PlaceholderArt {
     public var ink: Color
     public var accent: Color
     public var cornerRadius: Double
-}
-
-/// A horizontal linear gradient (spine shading, cover panels).
-public struct Gradient {
-    public var rect: Rect
-    public var stops: [(offset: Double, color: Color)]
 }

@@ -4,10 +4,12 @@ import BookResolve
 /// The themed stand-in for a picture that is missing or not yet generated: tokens' colours,
 /// a simple landscape motif and the page's scene text, so a proof still reads as a book.
 enum Placeholder {
-    static func add(in rect: Rect, scene: String?, to index: Int, _ ctx: LayoutContext) {
+    /// Adds the placeholder to page `index`, at `position` in its items (appended when nil), so a
+    /// template can put it under items it has already placed.
+    static func add(in rect: Rect, scene: String?, to index: Int, at position: Int? = nil, _ ctx: LayoutContext) {
         let p = ctx.palette
         let radius = ctx.tokens.sizing.cornerRadius
-        ctx.append(.placeholderArt(PlaceholderArt(rect: rect, wash: p.wash, ink: p.muted, accent: p.accent, cornerRadius: radius)), to: index)
+        var items: [PageItem] = [.placeholderArt(PlaceholderArt(rect: rect, wash: p.wash, ink: p.muted, accent: p.accent, cornerRadius: radius))]
         let role = ctx.tokens.typography.caption
         let width = rect.width * 0.8
         let label = "Illustration to come" + (scene.map { ": " + $0 } ?? "")
@@ -19,7 +21,8 @@ enum Placeholder {
         while last > 1, layout.lines[last - 1].top + layout.lines[last - 1].height - layout.lines[0].top > room { last -= 1 }
         box.lines = 0..<last
         box.frame.height = room
-        ctx.append(.text(box), to: index)
+        items.append(.text(box))
+        ctx.pages[index].items.insert(contentsOf: items, at: position ?? ctx.pages[index].items.count)
         ctx.notePlaceholder(onPage: ctx.pages[index].number, source: ctx.pages[index].sourcePage)
     }
 }

@@ -27,7 +27,6 @@ final class PageDrawer {
             case .rule(let r): rule(r, cr)
             case .qr(let q): qr(q, cr)
             case .placeholderArt(let p): PlaceholderPainter.paint(p, on: cr)
-            case .gradient(let g): gradient(g, cr)
             }
         }
     }
@@ -118,17 +117,6 @@ final class PageDrawer {
             }
         }
         CairoPaths.setColor(cr, q.color)
-        cairo_fill(cr)
-    }
-
-    private func gradient(_ g: Gradient, _ cr: OpaquePointer) {
-        guard let pattern = cairo_pattern_create_linear(g.rect.x, 0, g.rect.maxX, 0) else { return }
-        defer { cairo_pattern_destroy(pattern) }
-        for stop in g.stops {
-            cairo_pattern_add_color_stop_rgba(pattern, stop.offset, stop.color.red, stop.color.green, stop.color.blue, stop.color.alpha)
-        }
-        cairo_rectangle(cr, g.rect.x, g.rect.y, g.rect.width, g.rect.height)
-        cairo_set_source(cr, pattern)
         cairo_fill(cr)
     }
 }
