@@ -24,15 +24,18 @@ let package = Package(
             linkerSettings: ["jpeg", "png16", "pangoft2-1.0", "pangocairo-1.0", "pango-1.0", "fontconfig",
                              "gobject-2.0", "glib-2.0"].map { .linkedLibrary($0) }
         ),
+        // poppler-glib: rasterizes PDFs onto cairo surfaces for `compare` and the golden cross-check.
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .target(name: "BookModel"),
         .target(name: "BookConfig", dependencies: ["BookModel"]),
         .target(name: "BookResolve", dependencies: ["BookModel", "BookConfig", "CShim", "CGraphics"]),
         .target(name: "BookLayout", dependencies: ["BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
         .target(name: "BookRender", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics"]),
+        .target(name: "BookCompare", dependencies: ["BookRender", "CShim", "CGraphics", "CPoppler"]),
         .executableTarget(
             name: "bookrender",
             dependencies: [
-                "BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender",
+                "BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender", "BookCompare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -44,6 +47,7 @@ let package = Package(
         .testTarget(name: "BookResolveTests", dependencies: ["BookResolve", "BookModel", "BookConfig"]),
         .testTarget(name: "BookLayoutTests", dependencies: ["BookTestSupport", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CGraphics"]),
         .testTarget(name: "BookRenderTests", dependencies: ["BookTestSupport", "BookRender", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
+        .testTarget(name: "BookCompareTests", dependencies: ["BookCompare", "BookTestSupport", "CShim", "CGraphics"]),
         .testTarget(name: "CLITests", dependencies: ["BookTestSupport", "BookModel"]),
     ]
 )

@@ -7,6 +7,7 @@ packages=(
   libcairo2-dev libpango1.0-dev libpng-dev libjpeg-dev libfontconfig-dev
   libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
   libqrencode-dev
+  libpoppler-glib-dev  # compare: PDF pages onto cairo surfaces
   # the private font set (see fonts/fonts.json)
   fonts-sil-andika fonts-linuxlibertine fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
   # PDF readers and image tools the tests check output with
