@@ -4,7 +4,7 @@ import BookLayout
 
 /// Rasterizes pages to PNG files (one per page, at the DPI asked) and, on request, facing-page
 /// previews: page 1 alone on the right, then 2|3, 4|5…, with shading along the spine.
-public struct PNGPageWriter {
+public struct PNGPageWriter: Sendable {
     public var dpi: Double
     public var spreads: Bool
 

@@ -36,15 +36,22 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: "Write a JSON report (pages, placeholders, warnings) to this file.")
     var report: String?
 
+    @Option(name: .long, help: "Threads rasterizing PNG pages (default: one per core). The files are the same whatever the number.")
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+
     func validate() throws {
         guard dpi >= 10, dpi <= 1200 else { throw ValidationError("--dpi must be between 10 and 1200") }
         guard output.lowercased().hasSuffix(".pdf") else { throw ValidationError("--output must name a .pdf file") }
         if spreads && png == nil { throw ValidationError("--spreads needs --png DIR") }
+        guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
     }
 
     func run() throws {
         do {
-            let (loaded, _, tree) = try Pipeline(theme: theme, strict: strict).pageTree(book)
+            let pipeline = Pipeline(theme: theme, strict: strict)
+            let loaded = try pipeline.load(book)
+            let (resolved, resources) = try pipeline.resolve(loaded)
+            let tree = try pipeline.layout(resolved, resources: resources)
             let selected = try pages?.pages(upTo: tree.pages.count)
             for w in loaded.warnings { Console.error("warning: \(w)") }
             for f in tree.findings { Console.error(f.description) }
@@ -59,7 +66,15 @@ struct Export: ParsableCommand {
             if let png {
                 let dir = URL(fileURLWithPath: png)
                 try ensureFolder(dir)
-                let files = try PNGPageWriter(dpi: dpi, spreads: spreads).write(tree, to: dir, pages: selected)
+                let files: [URL]
+                if workers == 1 {
+                    files = try PNGPageWriter(dpi: dpi, spreads: spreads).write(tree, to: dir, pages: selected)
+                } else {
+                    files = try ParallelPNGWriter(dpi: dpi, spreads: spreads, workers: workers)
+                        .write(pageCount: tree.pages.count, to: dir, pages: selected) {
+                            try pipeline.layout(resolved, resources: resources)
+                        }
+                }
                 summary += ", \(files.count) PNG files in \(png) at \(Int(dpi)) dpi"
             }
             if let report {

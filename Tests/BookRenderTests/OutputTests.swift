@@ -108,6 +108,20 @@ import BookTestSupport
         #expect(String(decoding: pdfs[0], as: UTF8.self).contains("20230405060708"), "the PDF's date is the book's, not the clock's")
     }
 
+    @Test func parallelRasterWritesTheSameFilesAsSerial() throws {
+        let (book, dir, _) = try makeBook()
+        let tree = try TestPipeline.layout(book, folder: dir)
+        let serial = try PNGPageWriter(dpi: 40, spreads: true).write(tree, to: dir.appendingPathComponent("serial"))
+        let parallel = try ParallelPNGWriter(dpi: 40, spreads: true, workers: 3)
+            .write(pageCount: tree.pages.count, to: dir.appendingPathComponent("parallel")) {
+                try TestPipeline.layout(book, folder: dir)
+            }
+        #expect(serial.map(\.lastPathComponent) == parallel.map(\.lastPathComponent))
+        for (a, b) in zip(serial, parallel) {
+            #expect(try Data(contentsOf: a) == Data(contentsOf: b), "\(a.lastPathComponent) differs between 1 and 3 workers")
+        }
+    }
+
     @Test func pngPagesAreTrimTimesDPIWithPHYs() throws {
         let (book, dir, _) = try makeBook()
         let tree = try TestPipeline.layout(book, folder: dir)

@@ -1,0 +1,50 @@
+import Foundation
+import Synchronization
+import BookLayout
+
+/// Rasterizes PNG pages on several threads. Pango and cairo objects must never be shared between
+/// threads, so each worker lays the book out again with its own font map and context (`layout` is
+/// called once per worker, on that worker's thread) and draws its share of the pages.
+/// Work is dealt by facing pair (1, 2–3, 4–5…) so a worker can also compose that pair's spread
+/// preview; the files are the same bytes whatever the number of workers.
+public struct ParallelPNGWriter: Sendable {
+    public var dpi: Double
+    public var spreads: Bool
+    public var workers: Int
+
+    public init(dpi: Double = 150, spreads: Bool = false, workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.dpi = dpi; self.spreads = spreads; self.workers = max(1, workers)
+    }
+
+    /// `pageCount`: the book's physical pages (from a layout already made); `pages`: the ones to write.
+    @discardableResult
+    public func write(pageCount: Int, to directory: URL, pages: Set<Int>? = nil,
+                      layout: @escaping @Sendable () throws -> PageTree) throws -> [URL] {
+        let wanted = pages ?? Set(1...max(1, pageCount))
+        let shares = (0..<workers).map { w in wanted.filter { Self.pair($0) % workers == w } }.filter { !$0.isEmpty }
+        let results = Mutex<[(pair: Int, order: Int, url: URL)]>([])
+        let failure = Mutex<Error?>(nil)
+        let writer = PNGPageWriter(dpi: dpi, spreads: spreads)
+        DispatchQueue.concurrentPerform(iterations: shares.count) { w in
+            do {
+                let tree = try layout()
+                let urls = try writer.write(tree, to: directory, pages: shares[w])
+                results.withLock { all in
+                    for (i, url) in urls.enumerated() { all.append((Self.pairOf(url), i, url)) }
+                }
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return results.withLock { all in all.sorted { ($0.pair, $0.order) < ($1.pair, $1.order) }.map(\.url) }
+    }
+
+    /// The facing pair a written file belongs to, from its name (page-NNN or spread-NNN[-NNN]).
+    private static func pairOf(_ url: URL) -> Int {
+        let digits = url.deletingPathExtension().lastPathComponent.split(separator: "-").compactMap { Int($0) }
+        return pair(digits.first ?? 0)
+    }
+
+    private static func pair(_ page: Int) -> Int { page / 2 }
+}
