@@ -26,11 +26,13 @@ let package = Package(
         ),
         // poppler-glib: rasterizes PDFs onto cairo surfaces for `compare` and the golden cross-check.
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // qpdf's C API: the finishing step writes what cairo cannot (TrimBox/BleedBox, outline, labels).
+        .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
         .target(name: "BookModel"),
         .target(name: "BookConfig", dependencies: ["BookModel"]),
         .target(name: "BookResolve", dependencies: ["BookModel", "BookConfig", "CShim", "CGraphics"]),
         .target(name: "BookLayout", dependencies: ["BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
-        .target(name: "BookRender", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics"]),
+        .target(name: "BookRender", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF"]),
         .target(name: "BookCompare", dependencies: ["BookRender", "CShim", "CGraphics", "CPoppler"]),
         .executableTarget(
             name: "bookrender",
