@@ -7,6 +7,7 @@ public struct ResourceLocator: Sendable {
     public var root: URL
     public var templates: URL { root.appendingPathComponent("templates") }
     public var fontManifest: URL { root.appendingPathComponent("fonts/fonts.json") }
+    public var profiles: URL { templates.appendingPathComponent("profiles") }
 
     public init(root: URL) { self.root = root }
 

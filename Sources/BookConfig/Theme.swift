@@ -15,7 +15,7 @@ public struct Theme: Sendable {
     /// Every theme found in `directory` (files `*.json` with a `tokens` object).
     public static func available(in directory: URL) -> [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return files.filter { $0.hasSuffix(".json") && !$0.hasPrefix("profile-") }
+        return files.filter { $0.hasSuffix(".json") }
             .map { String($0.dropLast(5)) }.sorted()
     }
 
@@ -60,9 +60,9 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable {
     public var description: String { message }
 
     /// A decoding error as "tokens.palette.accent: what was wrong".
-    static func describe(_ error: DecodingError) -> String {
+    static func describe(_ error: DecodingError, root: String = "tokens") -> String {
         func path(_ keys: [CodingKey]) -> String {
-            (["tokens"] + keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }).joined(separator: ".")
+            ([root] + keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }).joined(separator: ".")
         }
         switch error {
         case .keyNotFound(let key, let ctx): return "\(path(ctx.codingPath + [key])) is missing"

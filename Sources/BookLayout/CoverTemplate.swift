@@ -32,7 +32,12 @@ enum CoverTemplate {
             }
         }
 
-        let page = ctx.pageRect
+        let page = ctx.bleedRect(for: ctx.pages[index].number)
+        if ctx.book.profile?.interior == true {
+            // A print interior opens on a title page; the cover itself is `bookrender cover`'s.
+            placeTitleBlock(top: ctx.height * 0.3, color: ctx.palette.ink)
+            return
+        }
         if ctx.tokens.templates.cover.style == "full-bleed" {
             // The picture fills the page; the title sits on a translucent paper panel near the top.
             switch cover.image {
@@ -54,7 +59,8 @@ enum CoverTemplate {
             placeTitleBlock(top: panel.y + pad, color: ctx.palette.ink)
         } else {
             // Paper cover: an accent band at the spine edge, a framed photo, the title beneath.
-            ctx.append(.fill(Fill(rect: Rect(x: 0, y: 0, width: ctx.width * 0.06, height: ctx.height), color: cover.accent)), to: index)
+            ctx.append(.fill(Fill(rect: Rect(x: page.x, y: page.y, width: ctx.width * 0.06 - page.x, height: page.height),
+                                  color: cover.accent)), to: index)
             let photoBox = Rect(x: textX, y: margins.top, width: textWidth, height: ctx.height * 0.5)
             var below = margins.top + ctx.height * 0.12
             if case .asset(let asset) = cover.image {

@@ -10,6 +10,7 @@ enum IllustrationTemplate {
         let index = ctx.addPage(.illustration, source: page.index)
         let number = ctx.pages[index].number
         let content = ctx.contentRect(for: number)
+        let bleed = ctx.bleedRect(for: number)
         let text = page.page.text.flatMap { $0.isEmpty ? nil : $0 }
         let caption = page.page.caption.flatMap { $0.isEmpty ? nil : $0 }
 
@@ -29,9 +30,9 @@ enum IllustrationTemplate {
             bandHeight = min(max(ctx.height * settings.bandMinFraction, pad + chosen.height + ctx.book.margins.bottom), maxBand)
             let textTop = ctx.height - bandHeight + pad
             let textBottom = ctx.height - ctx.book.margins.bottom
-            ctx.append(.fill(Fill(rect: Rect(x: 0, y: ctx.height - bandHeight, width: ctx.width, height: bandHeight),
+            ctx.append(.fill(Fill(rect: Rect(x: bleed.x, y: ctx.height - bandHeight, width: bleed.width, height: bleed.maxY - ctx.height + bandHeight),
                                   color: ctx.palette.wash)), to: index)
-            ctx.append(.rule(Rule(from: (0, ctx.height - bandHeight), to: (ctx.width, ctx.height - bandHeight),
+            ctx.append(.rule(Rule(from: (bleed.x, ctx.height - bandHeight), to: (bleed.maxX, ctx.height - bandHeight),
                                   width: 2, color: ctx.palette.accent)), to: index)
             // Centre the block in the band when it fits; otherwise start at the top and flow the rest.
             var y = textTop + max(0, (textBottom - textTop - chosen.height) / 2)
@@ -49,14 +50,15 @@ enum IllustrationTemplate {
             ctx.addFolio(to: index)
         }
 
-        let art = Rect(x: 0, y: 0, width: ctx.width, height: ctx.height - bandHeight)
+        // Full bleed on every side the band does not cover.
+        let art = Rect(x: bleed.x, y: bleed.y, width: bleed.width, height: (bandHeight > 0 ? ctx.height - bandHeight : bleed.maxY) - bleed.y)
         switch page.image {
         case .asset(let asset):
             let frame = ImageFit.cover(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight), in: art)
             ctx.pages[index].items.insert(.image(ImageBox(asset: asset, frame: frame, clip: art)), at: 1)
         case .placeholder:
             let m = ctx.book.margins
-            let rect = Rect(x: content.x, y: m.top, width: content.width, height: art.height - m.top - min(m.top, 24))
+            let rect = Rect(x: content.x, y: m.top, width: content.width, height: art.maxY - m.top - min(m.top, 24))
             Placeholder.add(in: rect, scene: page.page.scene, to: index, at: 1, ctx)
         case .none:
             break

@@ -24,6 +24,12 @@ final class LayoutContext {
 
     var pageRect: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 
+    /// Bleed and marks for print; `.none` for plain output, where the bleed rect is the page.
+    var geometry: PrintGeometry { PrintGeometry(book.profile) }
+
+    /// What a full-bleed picture or background must cover: the page plus its bleed.
+    func bleedRect(for number: Int) -> Rect { geometry.bleedRect(page: number, trim: book.trim) }
+
     /// The text area of a page: the inner margin is on the binding side (left on right-hand pages).
     func contentRect(for number: Int) -> Rect {
         let m = book.margins
@@ -34,7 +40,7 @@ final class LayoutContext {
     /// Appends a page with the paper colour laid down first, and returns its index in `pages`.
     @discardableResult
     func addPage(_ role: PageRole, source: Int?, items: [PageItem] = []) -> Int {
-        let background = PageItem.fill(Fill(rect: pageRect, color: palette.background))
+        let background = PageItem.fill(Fill(rect: bleedRect(for: nextNumber), color: palette.background))
         pages.append(PageNode(number: nextNumber, role: role, sourcePage: source, items: [background] + items))
         return pages.count - 1
     }

@@ -6,6 +6,8 @@ import BookResolve
 /// (points, origin top-left). It knows nothing of PDF or PNG; the draw stage walks it.
 public struct PageTree {
     public var trim: TrimSize
+    /// Bleed and marks around the trim in the PDF (none for plain output).
+    public var geometry: PrintGeometry = .none
     public var pages: [PageNode]
     /// Resolve's findings plus layout's own (placeholders, missing glyphs, inserted blank pages).
     public var findings: [Finding]
@@ -13,6 +15,12 @@ public struct PageTree {
     public var author: String?
     /// ISO 8601, written as the PDF's dates so the same book gives the same bytes.
     public var created: String?
+    /// Chapter openers in order, for the PDF outline: (title, physical page number).
+    public var chapters: [(title: String, page: Int)] = []
+    public var language: String = "en"
+    /// The margins the pages were laid out with (the gutter may have grown for print).
+    public var margins = ResolvedMargins(top: 0, bottom: 0, inner: 0, outer: 0)
+    public var subtitle: String?
 }
 
 public enum PageSide: String, Sendable { case left, right }
@@ -73,6 +81,14 @@ public enum PageItem {
     case rule(Rule)
     case qr(QRBox)
     case placeholderArt(PlaceholderArt)
+    case registration(RegistrationMark)
+}
+
+/// A printer's registration target: a circle with a cross through it.
+public struct RegistrationMark {
+    public var center: (x: Double, y: Double)
+    public var radius: Double
+    public var color: Color
 }
 
 public struct Fill {

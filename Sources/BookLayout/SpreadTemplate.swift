@@ -10,14 +10,15 @@ enum SpreadTemplate {
         let right = ctx.addPage(.spreadRight, source: page.index)
         let w = ctx.width, h = ctx.height
         // Both pages share one frame in spread coordinates; the right page sees it shifted by a page width.
-        let spreadBox = Rect(x: 0, y: 0, width: 2 * w, height: h)
+        let leftBleed = ctx.bleedRect(for: ctx.pages[left].number), rightBleed = ctx.bleedRect(for: ctx.pages[right].number)
+        let spreadBox = Rect(x: leftBleed.x, y: leftBleed.y, width: w + rightBleed.maxX - leftBleed.x, height: leftBleed.height)
         switch page.image {
         case .asset(let asset):
             let frame = ImageFit.cover(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight), in: spreadBox)
-            ctx.append(.image(ImageBox(asset: asset, frame: frame, clip: ctx.pageRect)), to: left)
+            ctx.append(.image(ImageBox(asset: asset, frame: frame, clip: leftBleed)), to: left)
             var shifted = frame
             shifted.x -= w
-            ctx.append(.image(ImageBox(asset: asset, frame: shifted, clip: ctx.pageRect)), to: right)
+            ctx.append(.image(ImageBox(asset: asset, frame: shifted, clip: rightBleed)), to: right)
         case .placeholder:
             let m = ctx.book.margins
             Placeholder.add(in: Rect(x: m.outer, y: m.top, width: w - m.outer, height: h - m.top - m.bottom), scene: page.page.scene, to: left, ctx)

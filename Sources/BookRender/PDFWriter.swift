@@ -11,7 +11,8 @@ public enum PDFWriter {
     /// `pages`: physical page numbers to write (all when nil).
     public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil) throws {
         try AtomicOutput.write(to: url) { tmp in
-            guard let surface = cairo_pdf_surface_create(tmp.path, tree.trim.width, tree.trim.height) else {
+            let media = tree.geometry.mediaSize(trim: tree.trim)
+            guard let surface = cairo_pdf_surface_create(tmp.path, media.width, media.height) else {
                 throw RenderError("cannot create \(url.path)")
             }
             defer { cairo_surface_destroy(surface) }
@@ -21,7 +22,11 @@ public enum PDFWriter {
             defer { cairo_destroy(cr) }
             let drawer = PageDrawer(images: PDFImageSources())
             for page in tree.pages where pages?.contains(page.number) ?? true {
+                let origin = tree.geometry.trimOrigin(page: page.number)
+                cairo_save(cr)
+                cairo_translate(cr, origin.x, origin.y)
                 try drawer.draw(page, on: cr)
+                cairo_restore(cr)
                 cairo_show_page(cr)
             }
             cairo_surface_finish(surface)

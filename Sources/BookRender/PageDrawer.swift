@@ -27,6 +27,7 @@ final class PageDrawer {
             case .rule(let r): rule(r, cr)
             case .qr(let q): qr(q, cr)
             case .placeholderArt(let p): PlaceholderPainter.paint(p, on: cr)
+            case .registration(let r): registration(r, cr)
             }
         }
     }
@@ -93,6 +94,19 @@ final class PageDrawer {
             cairo_move_to(cr, t.frame.x + line.x, t.frame.y + line.baseline - top)
             pango_cairo_show_layout_line(cr, pangoLines[i])
         }
+    }
+
+    private func registration(_ r: RegistrationMark, _ cr: OpaquePointer) {
+        let (x, y) = r.center
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, x, y, r.radius, 0, 2 * Double.pi)
+        for (dx, dy) in [(1.5, 0.0), (0.0, 1.5)] {
+            cairo_move_to(cr, x - dx * r.radius, y - dy * r.radius)
+            cairo_line_to(cr, x + dx * r.radius, y + dy * r.radius)
+        }
+        cairo_set_line_width(cr, 0.25)
+        CairoPaths.setColor(cr, r.color)
+        cairo_stroke(cr)
     }
 
     private func rule(_ r: Rule, _ cr: OpaquePointer) {

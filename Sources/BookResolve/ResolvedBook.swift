@@ -11,6 +11,8 @@ public struct ResolvedBook: Sendable {
     public var tokens: DesignTokens
     public var trim: TrimSize
     public var margins: ResolvedMargins
+    /// The printer's rules when the book is exported for print (`--profile`), nil for plain output.
+    public var profile: PrintProfile?
     public var language: String
     public var cover: ResolvedCover
     public var mainCharacterImage: ImageAsset?
@@ -25,6 +27,19 @@ public struct ResolvedMargins: Sendable, Equatable {
     public var bottom: Double
     public var inner: Double
     public var outer: Double
+
+    public init(top: Double, bottom: Double, inner: Double, outer: Double) {
+        self.top = top; self.bottom = bottom; self.inner = inner; self.outer = outer
+    }
+
+    /// Widened where the printer needs more room: every margin at least its safety distance, the
+    /// outside ones at least its minimum outside margin. The gutter by page count is layout's,
+    /// which knows the page count.
+    public func respecting(_ profile: PrintProfile) -> ResolvedMargins {
+        let safe = profile.safety.points
+        let outside = max(safe, profile.minOutsideMargin?.points ?? 0)
+        return ResolvedMargins(top: max(top, outside), bottom: max(bottom, outside), inner: max(inner, safe), outer: max(outer, outside))
+    }
 }
 
 public struct ResolvedCover: Sendable {

@@ -9,7 +9,11 @@ public struct Resolver {
         public var theme: String?
         /// Missing images become errors instead of placeholders with a warning.
         public var strict: Bool
-        public init(theme: String? = nil, strict: Bool = false) { self.theme = theme; self.strict = strict }
+        /// A print profile from `templates/profiles/` (`--profile`): bleed, safety and gutter rules.
+        public var profile: String?
+        public init(theme: String? = nil, strict: Bool = false, profile: String? = nil) {
+            self.theme = theme; self.strict = strict; self.profile = profile
+        }
     }
 
     public let templatesDirectory: URL
@@ -31,7 +35,11 @@ public struct Resolver {
             tokens.palette.accent = accent
         }
         let trim = try TrimSize.resolve(book.format?.trim, pageAspect: tokens.sizing.pageAspect)
-        let margins = resolveMargins(book.format?.margins, defaults: tokens.sizing.margins, trim: trim)
+        let profile = try options.profile.map {
+            try PrintProfile.load(named: $0, from: templatesDirectory.appendingPathComponent("profiles"))
+        }
+        var margins = resolveMargins(book.format?.margins, defaults: tokens.sizing.margins, trim: trim)
+        if let profile { margins = margins.respecting(profile) }
 
         var findings: [Finding] = []
         let locator = AssetLocator(folder: folder)
@@ -87,7 +95,7 @@ public struct Resolver {
         }
 
         return ResolvedBook(book: book, folder: folder, themeName: themeName, tokens: tokens, trim: trim,
-                            margins: margins, language: book.language ?? "en", cover: cover,
+                            margins: margins, profile: profile, language: book.language ?? "en", cover: cover,
                             mainCharacterImage: mainImage, pages: pages, bookFontDirectories: fontDirs,
                             findings: findings)
     }

@@ -33,6 +33,9 @@ struct Export: ParsableCommand {
     @Flag(name: .long, help: "Treat a missing image or a placeholder as an error.")
     var strict = false
 
+    @Option(name: .long, help: "Print profile from templates/profiles: kdp, lulu, ingramspark, proof, screen.")
+    var profile: String?
+
     @Option(name: .long, help: "Write a JSON report (pages, placeholders, warnings) to this file.")
     var report: String?
 
@@ -48,7 +51,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         do {
-            let pipeline = Pipeline(theme: theme, strict: strict)
+            let pipeline = Pipeline(theme: theme, strict: strict, profile: profile)
             let loaded = try pipeline.load(book)
             let (resolved, resources) = try pipeline.resolve(loaded)
             let tree = try pipeline.layout(resolved, resources: resources)

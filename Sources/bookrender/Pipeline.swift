@@ -8,6 +8,7 @@ import BookLayout
 struct Pipeline {
     var theme: String?
     var strict = false
+    var profile: String?
 
     func load(_ path: String) throws -> LoadedBook {
         try BookLoader.load(contentsOf: URL(fileURLWithPath: path))
@@ -15,7 +16,7 @@ struct Pipeline {
 
     func resolve(_ loaded: LoadedBook) throws -> (ResolvedBook, ResourceLocator) {
         let resources = try ResourceLocator.locate()
-        let resolver = Resolver(templatesDirectory: resources.templates, options: .init(theme: theme, strict: strict))
+        let resolver = Resolver(templatesDirectory: resources.templates, options: .init(theme: theme, strict: strict, profile: profile))
         return (try resolver.resolve(loaded.book, folder: loaded.folder), resources)
     }
 

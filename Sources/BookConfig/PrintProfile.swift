@@ -1,0 +1,105 @@
+import Foundation
+import BookModel
+
+/// What one printer (or a proof, or a screen) wants of a PDF. Printers disagree, so this is data:
+/// `templates/profiles/<name>.json`, chosen with `--profile`.
+public struct PrintProfile: Codable, Sendable, Equatable {
+    public var name: String
+    public var description: String
+    /// Bleed beyond the trim on each side; inner is the binding edge (KDP has none there).
+    public var bleed: SideLengths
+    /// Text and important content stay at least this far inside the trim.
+    public var safety: Length
+    /// Outside margins (top, bottom, outer) at least this, whatever the theme says.
+    public var minOutsideMargin: Length?
+    /// Gutter (inner margin) by interior page count, smallest bracket first.
+    public var gutter: [GutterBracket]?
+    public var pages: PageCountRule
+    /// The PDF is a print interior: page 1 is a title page, the cover is `bookrender cover`'s.
+    public var interior: Bool
+    public var marks: Marks
+    /// "rgb" or "cmyk".
+    public var colour: String
+    /// "PDF/X-1a" when the printer wants it.
+    public var pdfx: String?
+    /// Total area coverage limit in percent (CMYK only).
+    public var maxInk: Double?
+    public var bookmarks: Bool
+    public var pageLabels: Bool
+    public var facingPages: Bool
+    public var minImageDPI: Double
+    public var maxFileSizeMB: Double?
+    /// Cover spine: width per interior page by paper, plus a constant.
+    public var spine: SpineRule?
+
+    public struct SideLengths: Codable, Sendable, Equatable {
+        public var top: Length, bottom: Length, inner: Length, outer: Length
+        public static let zero = SideLengths(top: Length(points: 0), bottom: Length(points: 0), inner: Length(points: 0), outer: Length(points: 0))
+    }
+
+    public struct GutterBracket: Codable, Sendable, Equatable {
+        public var maxPages: Int
+        public var margin: Length
+    }
+
+    public struct PageCountRule: Codable, Sendable, Equatable {
+        public var min: Int?
+        public var max: Int?
+        /// Pad with blank pages to a multiple of this (2: even).
+        public var multiple: Int
+    }
+
+    public struct Marks: Codable, Sendable, Equatable {
+        public var crop: Bool
+        public var registration: Bool
+        /// A line outside the trim with the title, page and date.
+        public var slug: Bool
+        /// Room around the bleed for the marks.
+        public var margin: Length
+    }
+
+    public struct SpineRule: Codable, Sendable, Equatable {
+        /// Inches per interior page, by paper name ("white", "cream", "color").
+        public var perPage: [String: Double]
+        public var baseInches: Double
+        /// Spine text only from this many interior pages on.
+        public var textMinPages: Int
+    }
+
+    public var isCMYK: Bool { colour == "cmyk" }
+    public var hasBleed: Bool { [bleed.top, bleed.bottom, bleed.inner, bleed.outer].contains { $0.points > 0 } }
+
+    /// The gutter the printer needs for `pages` interior pages (nil: no rule, or outside the table).
+    public func gutterMargin(pages: Int) -> Length? {
+        gutter?.first { pages <= $0.maxPages }?.margin
+    }
+
+    /// Spine width in inches for `pages` interior pages on `paper`.
+    public func spineWidth(pages: Int, paper: String) throws -> Double {
+        guard let spine else { throw ConfigError("profile \(name) has no spine rule; use a print profile such as kdp or lulu") }
+        guard let perPage = spine.perPage[paper] else {
+            throw ConfigError("profile \(name) has no paper \"\(paper)\"; use one of \(spine.perPage.keys.sorted().joined(separator: ", "))")
+        }
+        return Double(pages) * perPage + spine.baseInches
+    }
+
+    public static func available(in directory: URL) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    public static func load(named name: String, from directory: URL) throws -> PrintProfile {
+        guard name.range(of: #"^[A-Za-z0-9_-]+$"#, options: .regularExpression) != nil else {
+            throw ConfigError("profile name \"\(name)\" may only hold letters, digits, '_' and '-'")
+        }
+        let url = directory.appendingPathComponent(name + ".json")
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ConfigError("no print profile \"\(name)\" (available: \(available(in: directory).joined(separator: ", ")))")
+        }
+        do {
+            return try JSONDecoder().decode(PrintProfile.self, from: data)
+        } catch let error as DecodingError {
+            throw ConfigError("\(url.path): \(ConfigError.describe(error, root: "profile"))")
+        }
+    }
+}
