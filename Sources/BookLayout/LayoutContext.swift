@@ -99,7 +99,9 @@ final class LayoutContext {
         let number = pages[index].number
         let role = tokens.typography.pageNumber
         let layout = setText(String(number), role: role, width: width, alignment: .center)
-        let y = height - book.margins.bottom / 2 - layout.height / 2
+        // Centred in the bottom margin, but never below the printer's safety line.
+        let safety = book.profile?.safety.points ?? 0
+        let y = min(height - book.margins.bottom / 2 - layout.height / 2, height - safety - layout.height)
         append(.text(textBox(layout, x: 0, y: y, width: width, color: palette.muted)), to: index)
     }
 }

@@ -7,9 +7,10 @@ import BookLayout
 /// The stages a test needs, wired as the CLI wires them, with a fresh font map per call
 /// (tests run in parallel in one process and Pango objects must not be shared between threads).
 public enum TestPipeline {
-    public static func resolve(_ book: Book, folder: URL? = nil, theme: String? = nil, strict: Bool = false) throws -> ResolvedBook {
+    public static func resolve(_ book: Book, folder: URL? = nil, theme: String? = nil, strict: Bool = false,
+                               profile: String? = nil) throws -> ResolvedBook {
         let resolver = Resolver(templatesDirectory: Repository.resources.templates,
-                                options: .init(theme: theme, strict: strict))
+                                options: .init(theme: theme, strict: strict, profile: profile))
         return try resolver.resolve(book, folder: folder ?? FileManager.default.temporaryDirectory)
     }
 
