@@ -1,0 +1,280 @@
+import Foundation
+
+/// A rectangle in PDF user space: points, origin at the bottom left, written `[llx lly urx ury]`.
+public struct PDFRect: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+    public var llx: Double, lly: Double, urx: Double, ury: Double
+
+    public init(llx: Double, lly: Double, urx: Double, ury: Double) {
+        self.llx = llx; self.lly = lly; self.urx = urx; self.ury = ury
+    }
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.init(llx: x, lly: y, urx: x + width, ury: y + height)
+    }
+
+    public var width: Double { urx - llx }
+    public var height: Double { ury - lly }
+
+    /// Moves each edge inwards by its own amount (negative values move it outwards).
+    public func inset(left: Double, bottom: Double, right: Double, top: Double) -> PDFRect {
+        PDFRect(llx: llx + left, lly: lly + bottom, urx: urx - right, ury: ury - top)
+    }
+
+    /// Within `other`, allowing for the rounding a writer applies to the numbers.
+    public func isInside(_ other: PDFRect, tolerance: Double = 0.01) -> Bool {
+        llx >= other.llx - tolerance && lly >= other.lly - tolerance
+            && urx <= other.urx + tolerance && ury <= other.ury + tolerance
+    }
+
+    public var description: String { "[\(llx) \(lly) \(urx) \(ury)]" }
+}
+
+/// A PDF date string, `D:YYYYMMDDHHmmSSZ` (always UTC, so a given instant is always written the same).
+public struct PDFDate: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+    public let string: String
+
+    /// From the ISO 8601 form books carry (`2024-05-12T19:30:00Z`, with or without fractional
+    /// seconds or an offset); nil when it is not one.
+    public init?(iso8601 text: String) {
+        let pattern = #"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$"#
+        guard let match = text.range(of: pattern, options: .regularExpression), match == text.startIndex..<text.endIndex else {
+            return nil
+        }
+        let digits = text.split(whereSeparator: { !$0.isNumber }).map(String.init)
+        guard digits.count >= 6, let y = Int(digits[0]), let mo = Int(digits[1]), let d = Int(digits[2]),
+              let h = Int(digits[3]), let mi = Int(digits[4]), let s = Int(digits[5]) else { return nil }
+        var offsetSeconds = 0
+        if let zone = text.range(of: #"[+-]\d{2}:?\d{2}$"#, options: .regularExpression) {
+            let z = text[zone]
+            let sign = z.first == "-" ? -1 : 1
+            let num = z.dropFirst().filter(\.isNumber)
+            offsetSeconds = sign * ((Int(num.prefix(2)) ?? 0) * 3600 + (Int(num.suffix(2)) ?? 0) * 60)
+        }
+        var comps = DateComponents()
+        comps.year = y; comps.month = mo; comps.day = d; comps.hour = h; comps.minute = mi; comps.second = s
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        guard let date = calendar.date(from: comps), mo >= 1, mo <= 12, d >= 1, d <= 31, h < 24, mi < 60, s < 61 else {
+            return nil
+        }
+        self.init(date.addingTimeInterval(TimeInterval(-offsetSeconds)))
+    }
+
+    public init(_ date: Date) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ v: Int?) -> String { String(format: "%02d", v ?? 0) }
+        string = "D:" + String(format: "%04d", c.year ?? 0) + two(c.month) + two(c.day) + two(c.hour) + two(c.minute) + two(c.second) + "Z"
+    }
+
+    /// Repairs a date as cairo 1.16 writes it (`20240101000000Z`, no `D:`); nil when it is not a
+    /// PDF date with or without the prefix.
+    public init?(pdfString text: String) {
+        let body = text.hasPrefix("D:") ? String(text.dropFirst(2)) : text
+        guard body.range(of: #"^\d{4}(\d{2}(\d{2}(\d{2}(\d{2}(\d{2})?)?)?)?)?(Z|[+-]\d{2}'?(\d{2}'?)?)?$"#, options: .regularExpression) != nil else {
+            return nil
+        }
+        string = "D:" + body
+    }
+
+    public var description: String { string }
+}
+
+/// Everything the finishing step adds to a PDF that cairo wrote. Fields left nil (or empty) leave
+/// what the input has untouched, except that a date lacking its `D:` prefix is always repaired.
+public struct FinishingPlan: Sendable, Equatable {
+    /// One entry per page, in page order; empty leaves every page's boxes as they are.
+    public var pages: [PageBoxes]
+    public var info: DocumentInfo
+    /// The catalog's `/Lang`, a BCP 47 tag ("en-US").
+    public var language: String?
+    /// Bookmarks; written as `/Outlines`, replacing any the input had.
+    public var outline: [OutlineItem]
+    /// Written as the `/PageLabels` number tree; the first range must start at page index 0.
+    public var pageLabels: [PageLabelRange]
+    public var pageLayout: PageLayout?
+    /// nil: `/UseOutlines` when there is an outline, otherwise untouched.
+    public var pageMode: PageMode?
+    /// Replaces the catalog's `/OutputIntents` with this one.
+    public var outputIntent: OutputIntent?
+
+    public init(pages: [PageBoxes] = [], info: DocumentInfo = DocumentInfo(), language: String? = nil,
+                outline: [OutlineItem] = [], pageLabels: [PageLabelRange] = [], pageLayout: PageLayout? = nil,
+                pageMode: PageMode? = nil, outputIntent: OutputIntent? = nil) {
+        self.pages = pages; self.info = info; self.language = language; self.outline = outline
+        self.pageLabels = pageLabels; self.pageLayout = pageLayout; self.pageMode = pageMode
+        self.outputIntent = outputIntent
+    }
+
+    /// The print boxes of one page. The MediaBox stays the one cairo wrote; these must lie inside it
+    /// (trim inside bleed inside media).
+    public struct PageBoxes: Sendable, Equatable {
+        public var trimBox: PDFRect
+        public var bleedBox: PDFRect
+        /// nil removes an `/ArtBox` (PDF/X wants a TrimBox or an ArtBox, not both).
+        public var artBox: PDFRect?
+
+        public init(trimBox: PDFRect, bleedBox: PDFRect, artBox: PDFRect? = nil) {
+            self.trimBox = trimBox; self.bleedBox = bleedBox; self.artBox = artBox
+        }
+
+        /// For a page drawn at trim size plus bleed: the BleedBox is the whole sheet and the
+        /// TrimBox sits inside it by the bleed on each side (0 on a side without bleed).
+        public init(media: PDFRect, bleedLeft: Double, bleedBottom: Double, bleedRight: Double, bleedTop: Double) {
+            self.init(trimBox: media.inset(left: bleedLeft, bottom: bleedBottom, right: bleedRight, top: bleedTop),
+                      bleedBox: media)
+        }
+    }
+
+    public struct DocumentInfo: Sendable, Equatable {
+        public var title: String?
+        public var author: String?
+        public var subject: String?
+        public var keywords: [String]?
+        public var creator: String?
+        public var producer: String?
+        public var creationDate: PDFDate?
+        public var modificationDate: PDFDate?
+        /// `/Trapped` (`/True` or `/False`); PDF/X requires the key.
+        public var trapped: Bool?
+
+        public init(title: String? = nil, author: String? = nil, subject: String? = nil, keywords: [String]? = nil,
+                    creator: String? = nil, producer: String? = nil, creationDate: PDFDate? = nil,
+                    modificationDate: PDFDate? = nil, trapped: Bool? = nil) {
+            self.title = title; self.author = author; self.subject = subject; self.keywords = keywords
+            self.creator = creator; self.producer = producer; self.creationDate = creationDate
+            self.modificationDate = modificationDate; self.trapped = trapped
+        }
+    }
+
+    public struct OutlineItem: Sendable, Equatable {
+        public var title: String
+        /// 0-based.
+        public var pageIndex: Int
+        public var destination: Destination
+        public var children: [OutlineItem]
+        /// Whether the children show when the document opens.
+        public var isOpen: Bool
+
+        public init(title: String, pageIndex: Int, destination: Destination = .fit, children: [OutlineItem] = [], isOpen: Bool = true) {
+            self.title = title; self.pageIndex = pageIndex; self.destination = destination
+            self.children = children; self.isOpen = isOpen
+        }
+    }
+
+    public enum Destination: Sendable, Equatable {
+        /// The whole page in the window.
+        case fit
+        /// `[page /XYZ left top zoom]`; nil keeps the viewer's current value.
+        case xyz(left: Double?, top: Double?, zoom: Double?)
+    }
+
+    public struct PageLabelRange: Sendable, Equatable {
+        /// 0-based page index where the range begins; it runs to the next range's start.
+        public var startPageIndex: Int
+        public var style: PageLabelStyle
+        public var prefix: String?
+        public var firstNumber: Int
+
+        public init(startPageIndex: Int, style: PageLabelStyle, prefix: String? = nil, firstNumber: Int = 1) {
+            self.startPageIndex = startPageIndex; self.style = style; self.prefix = prefix; self.firstNumber = firstNumber
+        }
+    }
+
+    public enum PageLabelStyle: String, Sendable, Equatable {
+        /// The prefix alone (or an empty label).
+        case none
+        case decimal = "D"
+        case romanLower = "r"
+        case romanUpper = "R"
+        case lettersLower = "a"
+        case lettersUpper = "A"
+    }
+
+    public enum PageLayout: String, Sendable, Equatable {
+        case singlePage = "SinglePage", oneColumn = "OneColumn"
+        case twoColumnLeft = "TwoColumnLeft", twoColumnRight = "TwoColumnRight"
+        /// Facing pages, odd pages on the left.
+        case twoPageLeft = "TwoPageLeft"
+        /// Facing pages with page 1 alone on the right, as a printed book opens.
+        case twoPageRight = "TwoPageRight"
+    }
+
+    public enum PageMode: String, Sendable, Equatable {
+        case useNone = "UseNone", useOutlines = "UseOutlines", useThumbs = "UseThumbs", fullScreen = "FullScreen"
+    }
+
+    /// The printing condition the colours were prepared for (`/S /GTS_PDFX`), with its ICC profile.
+    public struct OutputIntent: Sendable, Equatable {
+        public var profile: URL
+        public var outputConditionIdentifier: String
+        public var outputCondition: String?
+        public var registryName: String?
+        public var info: String?
+
+        public init(profile: URL, outputConditionIdentifier: String, outputCondition: String? = nil,
+                    registryName: String? = "http://www.color.org", info: String? = nil) {
+            self.profile = profile; self.outputConditionIdentifier = outputConditionIdentifier
+            self.outputCondition = outputCondition; self.registryName = registryName; self.info = info
+        }
+    }
+}
+
+/// Why finishing refused or failed; the message names the file and the problem.
+public struct FinishingError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension FinishingPlan {
+    /// Checks what does not need the PDF; page-dependent checks happen against the file.
+    func validate(pageCount: Int, mediaBoxes: [PDFRect]) throws {
+        if !pages.isEmpty && pages.count != pageCount {
+            throw FinishingError("the plan has boxes for \(pages.count) pages but the PDF has \(pageCount)")
+        }
+        for (i, boxes) in pages.enumerated() {
+            let media = mediaBoxes[i]
+            for (name, box) in [("TrimBox", boxes.trimBox), ("BleedBox", boxes.bleedBox)] + (boxes.artBox.map { [("ArtBox", $0)] } ?? []) {
+                guard box.width > 0, box.height > 0, [box.llx, box.lly, box.urx, box.ury].allSatisfy(\.isFinite) else {
+                    throw FinishingError("page \(i + 1): \(name) \(box) is empty")
+                }
+            }
+            guard boxes.bleedBox.isInside(media) else {
+                throw FinishingError("page \(i + 1): BleedBox \(boxes.bleedBox) is not inside the MediaBox \(media)")
+            }
+            guard boxes.trimBox.isInside(boxes.bleedBox) else {
+                throw FinishingError("page \(i + 1): TrimBox \(boxes.trimBox) is not inside the BleedBox \(boxes.bleedBox)")
+            }
+            if let art = boxes.artBox, !art.isInside(boxes.trimBox) {
+                throw FinishingError("page \(i + 1): ArtBox \(art) is not inside the TrimBox \(boxes.trimBox)")
+            }
+        }
+        func checkOutline(_ items: [OutlineItem]) throws {
+            for item in items {
+                guard (0..<pageCount).contains(item.pageIndex) else {
+                    throw FinishingError("bookmark \"\(item.title)\" points at page index \(item.pageIndex); the PDF has \(pageCount) pages")
+                }
+                try checkOutline(item.children)
+            }
+        }
+        try checkOutline(outline)
+        if let first = pageLabels.first, first.startPageIndex != 0 {
+            throw FinishingError("page labels must start at page index 0, not \(first.startPageIndex)")
+        }
+        var previous = -1
+        for range in pageLabels {
+            guard range.startPageIndex > previous, range.startPageIndex < pageCount else {
+                throw FinishingError("page label range at index \(range.startPageIndex) is out of order or past the last page (\(pageCount) pages)")
+            }
+            guard range.firstNumber >= 1 else {
+                throw FinishingError("page label range at index \(range.startPageIndex): numbering must start at 1 or more")
+            }
+            previous = range.startPageIndex
+        }
+        if let intent = outputIntent, !FileManager.default.isReadableFile(atPath: intent.profile.path) {
+            throw FinishingError("output intent profile \(intent.profile.path) cannot be read")
+        }
+    }
+}

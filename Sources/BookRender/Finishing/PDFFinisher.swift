@@ -1,0 +1,165 @@
+import Foundation
+import CQPDF
+
+/// Adds to a PDF what cairo 1.16 cannot write: print boxes, document info with proper `D:` dates,
+/// `/Lang`, bookmarks, page labels, viewer preferences and an output intent. The result is written
+/// whole to a temporary file beside the target and renamed over it, so the target is either the
+/// old file or the finished one; its `/ID` is derived from the content, so the same input and plan
+/// give the same bytes.
+public enum PDFFinisher {
+    public static func finish(_ input: URL, plan: FinishingPlan, to output: URL) throws {
+        try finish(input, plan: plan, to: output, forPDFX: false)
+    }
+
+    /// `forPDFX`: writes no object streams, which PDF 1.3 (PDF/X-1a) does not have.
+    static func finish(_ input: URL, plan: FinishingPlan, to output: URL, forPDFX: Bool) throws {
+        let doc = try QPDFDocument(reading: input)
+        let count = try doc.pageCount
+        var pages: [QPDFDocument.Handle] = []
+        var media: [PDFRect] = []
+        for i in 0..<count {
+            let page = try doc.page(i)
+            guard let box = try doc.inherited(page, "/MediaBox").flatMap({ try doc.rect($0) }) else {
+                throw FinishingError("\(input.path): page \(i + 1) has no usable MediaBox")
+            }
+            pages.append(page)
+            media.append(box)
+        }
+        try plan.validate(pageCount: count, mediaBoxes: media)
+
+        for (page, boxes) in zip(pages, plan.pages) {
+            try doc.set(page, "/TrimBox", try doc.rectArray(boxes.trimBox))
+            try doc.set(page, "/BleedBox", try doc.rectArray(boxes.bleedBox))
+            if let art = boxes.artBox {
+                try doc.set(page, "/ArtBox", try doc.rectArray(art))
+            } else {
+                try doc.remove(page, "/ArtBox")
+            }
+        }
+
+        try writeInfo(plan.info, into: doc)
+        try writeCatalog(plan, pages: pages, into: doc)
+
+        // Without this qpdf would keep the first half of an existing (clock-based) ID.
+        try doc.remove(try doc.trailer(), "/ID")
+
+        var options = QPDFDocument.WriteOptions()
+        if forPDFX { options.objectStreams = qpdf_o_disable }
+        try AtomicOutput.write(to: output) { tmp in try doc.write(to: tmp, options: options) }
+    }
+
+    private static func writeInfo(_ info: FinishingPlan.DocumentInfo, into doc: QPDFDocument) throws {
+        let trailer = try doc.trailer()
+        var dict = try doc.get(trailer, "/Info")
+        if try !doc.isDictionary(dict) {
+            dict = try doc.indirect(try doc.dictionary())
+            try doc.set(trailer, "/Info", dict)
+        }
+        let texts: [(String, String?)] = [
+            ("/Title", info.title), ("/Author", info.author), ("/Subject", info.subject),
+            ("/Keywords", info.keywords?.joined(separator: ", ")), ("/Creator", info.creator), ("/Producer", info.producer),
+        ]
+        for case let (key, value?) in texts { try doc.set(dict, key, try doc.text(value)) }
+        for (key, date) in [("/CreationDate", info.creationDate), ("/ModDate", info.modificationDate)] {
+            if let date {
+                try doc.set(dict, key, try doc.bytes(date.string))
+            } else if try doc.has(dict, key) {
+                // cairo 1.16 writes the date without its `D:` prefix; strict validators reject that.
+                let existing = try doc.get(dict, key)
+                if try doc.isString(existing) {
+                    let text = try doc.utf8(existing)
+                    if !text.hasPrefix("D:"), let fixed = PDFDate(pdfString: text) {
+                        try doc.set(dict, key, try doc.bytes(fixed.string))
+                    }
+                }
+            }
+        }
+        if let trapped = info.trapped { try doc.set(dict, "/Trapped", try doc.name(trapped ? "True" : "False")) }
+    }
+
+    private static func writeCatalog(_ plan: FinishingPlan, pages: [QPDFDocument.Handle], into doc: QPDFDocument) throws {
+        let root = try doc.root()
+        if let language = plan.language { try doc.set(root, "/Lang", try doc.text(language)) }
+        if let layout = plan.pageLayout { try doc.set(root, "/PageLayout", try doc.name(layout.rawValue)) }
+        if let mode = plan.pageMode ?? (plan.outline.isEmpty ? nil : .useOutlines) {
+            try doc.set(root, "/PageMode", try doc.name(mode.rawValue))
+        }
+        if !plan.outline.isEmpty {
+            let outlines = try doc.indirect(try doc.dictionary([("/Type", try doc.name("Outlines"))]))
+            let visible = try addOutlineItems(plan.outline, parent: outlines, pages: pages, doc: doc)
+            try doc.set(outlines, "/Count", try doc.integer(visible))
+            try doc.set(root, "/Outlines", outlines)
+        }
+        if !plan.pageLabels.isEmpty {
+            var nums: [QPDFDocument.Handle] = []
+            for range in plan.pageLabels {
+                var entries: [(String, QPDFDocument.Handle)] = []
+                if range.style != .none { entries.append(("/S", try doc.name(range.style.rawValue))) }
+                if let prefix = range.prefix { entries.append(("/P", try doc.text(prefix))) }
+                if range.firstNumber != 1 { entries.append(("/St", try doc.integer(range.firstNumber))) }
+                nums.append(try doc.integer(range.startPageIndex))
+                nums.append(try doc.dictionary(entries))
+            }
+            try doc.set(root, "/PageLabels", try doc.dictionary([("/Nums", try doc.array(nums))]))
+        }
+        if let intent = plan.outputIntent {
+            try doc.set(root, "/OutputIntents", try doc.array([try outputIntent(intent, doc: doc)]))
+        }
+    }
+
+    /// Links `items` as siblings under `parent`; returns how many outline entries show when the
+    /// document opens (the parent's `/Count`).
+    private static func addOutlineItems(_ items: [FinishingPlan.OutlineItem], parent: QPDFDocument.Handle,
+                                        pages: [QPDFDocument.Handle], doc: QPDFDocument) throws -> Int {
+        let handles = try items.map { _ in try doc.indirect(try doc.dictionary()) }
+        var visible = 0
+        for (i, item) in items.enumerated() {
+            let h = handles[i]
+            try doc.set(h, "/Title", try doc.text(item.title))
+            try doc.set(h, "/Parent", parent)
+            if i > 0 { try doc.set(h, "/Prev", handles[i - 1]) }
+            if i + 1 < handles.count { try doc.set(h, "/Next", handles[i + 1]) }
+            try doc.set(h, "/Dest", try destination(item.destination, page: pages[item.pageIndex], doc: doc))
+            visible += 1
+            if !item.children.isEmpty {
+                let below = try addOutlineItems(item.children, parent: h, pages: pages, doc: doc)
+                // A closed item's count is negative: how many would show if it were opened.
+                try doc.set(h, "/Count", try doc.integer(item.isOpen ? below : -below))
+                if item.isOpen { visible += below }
+            }
+        }
+        if let first = handles.first, let last = handles.last {
+            try doc.set(parent, "/First", first)
+            try doc.set(parent, "/Last", last)
+        }
+        return visible
+    }
+
+    private static func destination(_ d: FinishingPlan.Destination, page: QPDFDocument.Handle, doc: QPDFDocument) throws -> QPDFDocument.Handle {
+        switch d {
+        case .fit:
+            return try doc.array([page, try doc.name("Fit")])
+        case let .xyz(left, top, zoom):
+            func value(_ v: Double?) throws -> QPDFDocument.Handle { try v.map { try doc.number($0) } ?? doc.null() }
+            return try doc.array([page, try doc.name("XYZ"), try value(left), try value(top), try value(zoom)])
+        }
+    }
+
+    private static func outputIntent(_ intent: FinishingPlan.OutputIntent, doc: QPDFDocument) throws -> QPDFDocument.Handle {
+        let profile: Data
+        do { profile = try Data(contentsOf: intent.profile) } catch {
+            throw FinishingError("cannot read output intent profile \(intent.profile.path): \(error.localizedDescription)")
+        }
+        let components = try ICCProfile.componentCount(profile, path: intent.profile.path)
+        let stream = try doc.indirect(try doc.stream(data: profile, dictionary: [("/N", try doc.integer(components))]))
+        var entries: [(String, QPDFDocument.Handle)] = [
+            ("/Type", try doc.name("OutputIntent")), ("/S", try doc.name("GTS_PDFX")),
+            ("/OutputConditionIdentifier", try doc.text(intent.outputConditionIdentifier)),
+        ]
+        if let c = intent.outputCondition { entries.append(("/OutputCondition", try doc.text(c))) }
+        if let r = intent.registryName { entries.append(("/RegistryName", try doc.text(r))) }
+        if let i = intent.info { entries.append(("/Info", try doc.text(i))) }
+        entries.append(("/DestOutputProfile", stream))
+        return try doc.indirect(try doc.dictionary(entries))
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import CQPDF
+
+/// One PDF opened with qpdf's C API. qpdf reports errors of the object functions only through
+/// `qpdf_has_error`, so every call goes through `call`, which turns a pending error into a Swift
+/// error carrying qpdf's message. Not shared between threads: each finish opens its own.
+final class QPDFDocument {
+    typealias Handle = qpdf_oh
+
+    private var data: qpdf_data?
+    private let source: String
+
+    init(reading url: URL) throws {
+        source = url.path
+        data = qpdf_init()
+        // We check every call ourselves; without this qpdf would also print errors on stderr.
+        qpdf_silence_errors(data)
+        // A damaged input would be silently repaired; a print file must not be.
+        qpdf_set_attempt_recovery(data, 0)
+        _ = qpdf_read(data, url.path, nil)
+        try check("reading")
+        let warnings = drainWarnings()
+        if !warnings.isEmpty {
+            throw FinishingError("\(url.path) is damaged: \(warnings.joined(separator: "; "))")
+        }
+    }
+
+    deinit { qpdf_cleanup(&data) }
+
+    private var q: qpdf_data { data! }
+
+    private func drainWarnings() -> [String] {
+        var out: [String] = []
+        while qpdf_more_warnings(q) != 0 {
+            if let w = qpdf_next_warning(q), let text = qpdf_get_error_full_text(q, w) { out.append(String(cString: text)) }
+        }
+        return out
+    }
+
+    private func check(_ what: String) throws {
+        guard qpdf_has_error(q) != 0 else { return }
+        let error = qpdf_get_error(q)
+        let text = error.flatMap { qpdf_get_error_full_text(q, $0) }.map { String(cString: $0) } ?? "unknown qpdf error"
+        throw FinishingError("\(what) \(source): \(text)")
+    }
+
+    /// Runs one qpdf call and throws if it left an error behind.
+    @discardableResult
+    func call<T>(in what: String = "finishing", _ body: (qpdf_data) -> T) throws -> T {
+        let result = body(q)
+        try check(what)
+        return result
+    }
+
+    // MARK: Reading
+
+    var pageCount: Int { get throws { Int(try call { qpdf_get_num_pages($0) }) } }
+    func page(_ index: Int) throws -> Handle { try call { qpdf_get_page_n($0, index) } }
+    func root() throws -> Handle { try call { qpdf_get_root($0) } }
+    func trailer() throws -> Handle { try call { qpdf_get_trailer($0) } }
+
+    func has(_ object: Handle, _ key: String) throws -> Bool { try call { qpdf_oh_has_key($0, object, key) } != 0 }
+    func get(_ object: Handle, _ key: String) throws -> Handle { try call { qpdf_oh_get_key($0, object, key) } }
+    func isDictionary(_ h: Handle) throws -> Bool { try call { qpdf_oh_is_dictionary($0, h) } != 0 }
+    func isNull(_ h: Handle) throws -> Bool { try call { qpdf_oh_is_null($0, h) } != 0 }
+    func isString(_ h: Handle) throws -> Bool { try call { qpdf_oh_is_string($0, h) } != 0 }
+
+    /// A string object's bytes as text (PDFDocEncoding or UTF-16 decoded by qpdf).
+    func utf8(_ h: Handle) throws -> String {
+        try call { q -> String in
+            var length = 0
+            guard let p = qpdf_oh_get_binary_utf8_value(q, h, &length) else { return "" }
+            return String(decoding: UnsafeRawBufferPointer(start: p, count: length), as: UTF8.self)
+        }
+    }
+
+    func rect(_ h: Handle) throws -> PDFRect? {
+        guard try call({ qpdf_oh_is_array($0, h) }) != 0, try call({ qpdf_oh_get_array_n_items($0, h) }) == 4 else { return nil }
+        var v: [Double] = []
+        for i in 0..<4 {
+            let item = try call { qpdf_oh_get_array_item($0, h, Int32(i)) }
+            guard try call({ qpdf_oh_is_number($0, item) }) != 0 else { return nil }
+            v.append(try call { qpdf_oh_get_numeric_value($0, item) })
+        }
+        return PDFRect(llx: min(v[0], v[2]), lly: min(v[1], v[3]), urx: max(v[0], v[2]), ury: max(v[1], v[3]))
+    }
+
+    /// A page attribute that may be inherited from the page tree (MediaBox, Resources…).
+    func inherited(_ page: Handle, _ key: String) throws -> Handle? {
+        var node = page
+        for _ in 0..<64 {
+            if try has(node, key) { return try get(node, key) }
+            guard try has(node, "/Parent") else { return nil }
+            node = try get(node, "/Parent")
+        }
+        return nil
+    }
+
+    // MARK: Making objects
+
+    func dictionary(_ entries: [(String, Handle)] = []) throws -> Handle {
+        let d = try call { qpdf_oh_new_dictionary($0) }
+        for (k, v) in entries { try set(d, k, v) }
+        return d
+    }
+
+    func array(_ items: [Handle]) throws -> Handle {
+        let a = try call { qpdf_oh_new_array($0) }
+        for item in items { try call { qpdf_oh_append_item($0, a, item) } }
+        return a
+    }
+
+    func name(_ n: String) throws -> Handle { try call { qpdf_oh_new_name($0, "/" + n) } }
+    func integer(_ v: Int) throws -> Handle { try call { qpdf_oh_new_integer($0, Int64(v)) } }
+    func null() throws -> Handle { try call { qpdf_oh_new_null($0) } }
+    func bytes(_ ascii: String) throws -> Handle { try call { qpdf_oh_new_string($0, ascii) } }
+
+    /// PDFDocEncoding when the text fits it, otherwise UTF-16BE with a byte order mark (qpdf decides).
+    func text(_ s: String) throws -> Handle { try call { qpdf_oh_new_unicode_string($0, s) } }
+
+    /// Whole numbers as integers, others with at most four decimals, always written the same way.
+    func number(_ v: Double) throws -> Handle {
+        if v == v.rounded(), abs(v) < 1e12 { return try integer(Int(v)) }
+        var s = String(format: "%.4f", v)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return try call { qpdf_oh_new_real_from_string($0, s) }
+    }
+
+    func rectArray(_ r: PDFRect) throws -> Handle {
+        try array([try number(r.llx), try number(r.lly), try number(r.urx), try number(r.ury)])
+    }
+
+    func indirect(_ h: Handle) throws -> Handle { try call { qpdf_make_indirect_object($0, h) } }
+
+    func stream(data: Data, dictionary entries: [(String, Handle)]) throws -> Handle {
+        let s = try call { qpdf_oh_new_stream($0) }
+        let null = try self.null()
+        try data.withUnsafeBytes { raw in
+            let base = raw.bindMemory(to: UInt8.self).baseAddress
+            try call { qpdf_oh_replace_stream_data($0, s, base, raw.count, null, null) }
+        }
+        let dict = try call { qpdf_oh_get_dict($0, s) }
+        for (k, v) in entries { try set(dict, k, v) }
+        return s
+    }
+
+    func set(_ object: Handle, _ key: String, _ value: Handle) throws {
+        try call { qpdf_oh_replace_key($0, object, key, value) }
+    }
+
+    func remove(_ object: Handle, _ key: String) throws {
+        try call { qpdf_oh_remove_key($0, object, key) }
+    }
+
+    // MARK: Writing
+
+    struct WriteOptions {
+        /// Keep the input's object streams as they are; PDF/X-1a (PDF 1.3) must have none.
+        var objectStreams: qpdf_object_stream_e = qpdf_o_preserve
+    }
+
+    /// Writes the whole file to `url`. The ID is derived from the content, not the clock.
+    func write(to url: URL, options: WriteOptions = WriteOptions()) throws {
+        try call(in: "writing") { qpdf_init_write($0, url.path) }
+        try call(in: "writing") { qpdf_set_deterministic_ID($0, 1) }
+        try call(in: "writing") { qpdf_set_object_stream_mode($0, options.objectStreams) }
+        try call(in: "writing") { qpdf_write($0) }
+        let warnings = drainWarnings()
+        if !warnings.isEmpty {
+            throw FinishingError("writing \(url.path): \(warnings.joined(separator: "; "))")
+        }
+    }
+}
