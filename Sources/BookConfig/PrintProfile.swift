@@ -34,6 +34,10 @@ public struct PrintProfile: Codable, Sendable, Equatable {
 
     public struct SideLengths: Codable, Sendable, Equatable {
         public var top: Length, bottom: Length, inner: Length, outer: Length
+        public init(top: Length, bottom: Length, inner: Length, outer: Length) {
+            self.top = top; self.bottom = bottom; self.inner = inner; self.outer = outer
+        }
+        public static func all(_ l: Length) -> SideLengths { SideLengths(top: l, bottom: l, inner: l, outer: l) }
         public static let zero = SideLengths(top: Length(points: 0), bottom: Length(points: 0), inner: Length(points: 0), outer: Length(points: 0))
     }
 

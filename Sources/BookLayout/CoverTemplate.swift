@@ -11,11 +11,21 @@ enum CoverTemplate {
         let textWidth = ctx.width - margins.inner - margins.outer
         let textX = margins.inner
 
-        let title = ctx.setText(cover.title, role: typo.title, width: textWidth, alignment: .center)
-        let subtitle = cover.subtitle.map { ctx.setText($0, role: typo.subtitle, width: textWidth, alignment: .center) }
-        let author = cover.author.map { ctx.setText($0, role: typo.subtitle, width: textWidth, scale: 0.85, alignment: .center) }
-        let gap = typo.subtitle.size * 0.8
-        let blockHeight = title.height + (subtitle.map { gap + $0.height } ?? 0) + (author.map { gap * 1.5 + $0.height } ?? 0)
+        let fullBleed = ctx.tokens.templates.cover.style == "full-bleed"
+        // The title block may take this much of the page; a long title is set smaller until it fits,
+        // so nothing runs off the cover.
+        let room = fullBleed ? ctx.height * 0.45 - margins.top
+                             : ctx.height - margins.top - margins.bottom - ctx.height * 0.28 - typo.title.size * 1.2
+        var title: TextLayout!, subtitle: TextLayout?, author: TextLayout?
+        var gap = 0.0, blockHeight = 0.0
+        for scale in [1.0, 0.85, 0.72, 0.6, 0.5, 0.4] {
+            title = ctx.setText(cover.title, role: typo.title, width: textWidth, scale: scale, alignment: .center)
+            subtitle = cover.subtitle.map { ctx.setText($0, role: typo.subtitle, width: textWidth, scale: max(scale, 0.7), alignment: .center) }
+            author = cover.author.map { ctx.setText($0, role: typo.subtitle, width: textWidth, scale: 0.85 * max(scale, 0.7), alignment: .center) }
+            gap = typo.subtitle.size * 0.8 * max(scale, 0.7)
+            blockHeight = title.height + (subtitle.map { gap + $0.height } ?? 0) + (author.map { gap * 1.5 + $0.height } ?? 0)
+            if blockHeight <= room { break }
+        }
 
         func placeTitleBlock(top: Double, color: Color) {
             var y = top
@@ -38,7 +48,7 @@ enum CoverTemplate {
             placeTitleBlock(top: ctx.height * 0.3, color: ctx.palette.ink)
             return
         }
-        if ctx.tokens.templates.cover.style == "full-bleed" {
+        if fullBleed {
             // The picture fills the page; the title sits on a translucent paper panel near the top.
             switch cover.image {
             case .asset(let asset):
@@ -46,7 +56,7 @@ enum CoverTemplate {
                 ctx.append(.image(ImageBox(asset: asset, frame: frame, clip: page)), to: index)
             default:
                 ctx.append(.fill(Fill(rect: page, color: cover.accent)), to: index)
-                ctx.append(.placeholderArt(PlaceholderArt(rect: Rect(x: 0, y: page.height * 0.45, width: page.width, height: page.height * 0.55),
+                ctx.append(.placeholderArt(PlaceholderArt(rect: Rect(x: page.x, y: page.y + page.height * 0.45, width: page.width, height: page.height * 0.55),
                                                           wash: cover.accent, ink: ctx.palette.background,
                                                           accent: ctx.palette.wash, cornerRadius: 0)), to: index)
             }
@@ -61,12 +71,15 @@ enum CoverTemplate {
             // Paper cover: an accent band at the spine edge, a framed photo, the title beneath.
             ctx.append(.fill(Fill(rect: Rect(x: page.x, y: page.y, width: ctx.width * 0.06 - page.x, height: page.height),
                                   color: cover.accent)), to: index)
-            let photoBox = Rect(x: textX, y: margins.top, width: textWidth, height: ctx.height * 0.5)
+            // The photo takes what the title block leaves, up to half the page.
+            let photoHeight = min(ctx.height * 0.5, ctx.height - margins.top - margins.bottom - blockHeight - typo.title.size * 1.2)
+            let photoBox = Rect(x: textX, y: margins.top, width: textWidth, height: max(photoHeight, ctx.height * 0.2))
             var below = margins.top + ctx.height * 0.12
             if case .asset(let asset) = cover.image {
                 let frame = ImageFit.contain(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight), in: photoBox)
                 ctx.append(.image(ImageBox(asset: asset, frame: frame, clip: frame,
-                                           cornerRadius: ctx.tokens.sizing.cornerRadius, shadow: ctx.tokens.sizing.shadow)), to: index)
+                                           cornerRadius: ctx.tokens.sizing.cornerRadius,
+                                           shadow: asset.info.hasAlpha ? nil : ctx.tokens.sizing.shadow)), to: index)
                 below = frame.maxY + typo.title.size * 1.2
             }
             placeTitleBlock(top: below, color: ctx.palette.ink)

@@ -75,6 +75,20 @@ public struct Rect: Sendable, Equatable, CustomStringConvertible {
 }
 
 public enum PageItem {
+    /// The same item moved by (dx, dy): lets a template laid out for one page be placed on a larger sheet.
+    public func translated(dx: Double, dy: Double) -> PageItem {
+        func move(_ r: Rect) -> Rect { Rect(x: r.x + dx, y: r.y + dy, width: r.width, height: r.height) }
+        switch self {
+        case .fill(var f): f.rect = move(f.rect); return .fill(f)
+        case .image(var i): i.frame = move(i.frame); i.clip = move(i.clip); return .image(i)
+        case .text(var t): t.frame = move(t.frame); return .text(t)
+        case .rule(var r): r.from = (r.from.x + dx, r.from.y + dy); r.to = (r.to.x + dx, r.to.y + dy); return .rule(r)
+        case .qr(var q): q.frame = move(q.frame); return .qr(q)
+        case .placeholderArt(var p): p.rect = move(p.rect); return .placeholderArt(p)
+        case .registration(var m): m.center = (m.center.x + dx, m.center.y + dy); return .registration(m)
+        }
+    }
+
     case fill(Fill)
     case image(ImageBox)
     case text(TextBox)
@@ -122,6 +136,9 @@ public struct TextBox {
     /// The frame the lines were measured for; every line lies inside it.
     public var frame: Rect
     public var color: Color
+    /// Set on a book's spine: the lines run top to bottom, turned a quarter clockwise about the
+    /// frame's top-left corner, which then sits at the frame's top-right.
+    public var turnedClockwise = false
 
     /// Top of the first line in layout coordinates: subtracted so that line sits at `frame.y`.
     public var layoutTop: Double { lines.isEmpty ? 0 : layout.lines[lines.lowerBound].top }

@@ -2,7 +2,8 @@ import BookConfig
 import BookResolve
 
 /// A photo page: the whole photo inside the text area, rounded and shadowed per the tokens,
-/// the caption centred beneath it.
+/// the caption centred beneath it. A cut-out (an image with transparency) gets no shadow: the
+/// shadow would show through it as a grey box.
 enum PhotoTemplate {
     static func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
         let index = ctx.addPage(.photo, source: page.index)
@@ -19,7 +20,7 @@ enum PhotoTemplate {
         case .asset(let asset):
             let frame = ImageFit.contain(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight), in: box)
             ctx.append(.image(ImageBox(asset: asset, frame: frame, clip: frame, cornerRadius: ctx.tokens.sizing.cornerRadius,
-                                       shadow: ctx.tokens.sizing.shadow)), to: index)
+                                       shadow: asset.info.hasAlpha ? nil : ctx.tokens.sizing.shadow)), to: index)
             photoBottom = frame.maxY
         case .placeholder:
             let frame = ImageFit.contain(width: 3, height: 4, in: box)

@@ -89,9 +89,17 @@ final class PageDrawer {
         let pangoLines = lines(of: t.layout)
         CairoPaths.setColor(cr, t.color)
         let top = t.layoutTop
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        if t.turnedClockwise {
+            cairo_translate(cr, t.frame.maxX, t.frame.y)
+            cairo_rotate(cr, Double.pi / 2)
+        } else {
+            cairo_translate(cr, t.frame.x, t.frame.y)
+        }
         for i in t.lines where i < pangoLines.count {
             let line = t.layout.lines[i]
-            cairo_move_to(cr, t.frame.x + line.x, t.frame.y + line.baseline - top)
+            cairo_move_to(cr, line.x, line.baseline - top)
             pango_cairo_show_layout_line(cr, pangoLines[i])
         }
     }

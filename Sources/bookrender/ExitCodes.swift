@@ -19,12 +19,19 @@ enum Exit {
         case let e as BookError: code = e.kind == .io ? noInput : dataError
         case is ResolveError, is ConfigError: code = dataError
         case is OutputError: code = cannotCreate
+        case is PreflightRefusal: code = ExitCode(1)
         case is RenderError: code = software
         default: code = software
         }
         Console.error("error: \(error)")
         return code
     }
+}
+
+/// Export with a print profile stops before writing when preflight finds errors.
+struct PreflightRefusal: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }
 
 struct OutputError: Error, CustomStringConvertible {

@@ -36,6 +36,9 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: "Print profile from templates/profiles: kdp, lulu, ingramspark, proof, screen.")
     var profile: String?
 
+    @Flag(name: .long, help: "With --profile: write the PDF even when preflight finds errors.")
+    var force = false
+
     @Option(name: .long, help: "Write a JSON report (pages, placeholders, warnings) to this file.")
     var report: String?
 
@@ -62,9 +65,17 @@ struct Export: ParsableCommand {
                 throw ResolveError("--strict: \(bad)")
             }
 
+            if let printProfile = resolved.profile {
+                let findings = PageTreePreflight.check(tree, profile: printProfile)
+                findings.forEach { Console.error("preflight \($0)") }
+                if !findings.errors.isEmpty && !force {
+                    throw PreflightRefusal(message: "preflight found \(findings.errors.count) error(s) for \(printProfile.name); "
+                        + "fix them, or pass --force to write the PDF anyway")
+                }
+            }
             let pdf = URL(fileURLWithPath: output)
             try ensureFolder(pdf.deletingLastPathComponent())
-            try PDFWriter.write(tree, to: pdf, pages: selected)
+            try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile)
             var summary = "wrote \(output) (\(selected?.count ?? tree.pages.count) pages)"
             if let png {
                 let dir = URL(fileURLWithPath: png)

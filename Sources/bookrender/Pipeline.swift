@@ -20,10 +20,13 @@ struct Pipeline {
         return (try resolver.resolve(loaded.book, folder: loaded.folder), resources)
     }
 
-    func layout(_ resolved: ResolvedBook, resources: ResourceLocator) throws -> PageTree {
+    func typesetter(_ resolved: ResolvedBook, resources: ResourceLocator) throws -> Typesetter {
         let fonts = try FontLibrary.load(manifest: resources.fontManifest, extraDirectories: resolved.bookFontDirectories)
-        let typesetter = Typesetter(fonts: fonts, language: resolved.language)
-        return BookLayouter(typesetter: typesetter).layout(resolved)
+        return Typesetter(fonts: fonts, language: resolved.language)
+    }
+
+    func layout(_ resolved: ResolvedBook, resources: ResourceLocator) throws -> PageTree {
+        BookLayouter(typesetter: try typesetter(resolved, resources: resources)).layout(resolved)
     }
 
     func pageTree(_ path: String) throws -> (LoadedBook, ResolvedBook, PageTree) {

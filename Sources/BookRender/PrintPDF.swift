@@ -1,0 +1,53 @@
+import Foundation
+import BookConfig
+import BookLayout
+
+/// The PDF as it leaves bookrender: cairo draws the pages, then the finishing step adds what cairo
+/// cannot write (TrimBox/BleedBox, document info with proper dates, language, outline, page labels,
+/// viewer preferences), and a CMYK profile converts the result to PDF/X. Every step writes beside
+/// the target and renames, so the target is either the old file or the finished new one.
+public enum PrintPDF {
+    public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, profile: PrintProfile? = nil) throws {
+        let drawn = AtomicOutput.temporaryPath(for: url).appendingPathExtension("cairo.pdf")
+        defer { unlink(drawn.path) }
+        try PDFWriter.write(tree, to: drawn, pages: pages)
+        let plan = finishingPlan(tree, pages: pages, profile: profile)
+        if let profile, profile.isCMYK {
+            let finished = AtomicOutput.temporaryPath(for: url).appendingPathExtension("rgb.pdf")
+            defer { unlink(finished.path) }
+            try PDFFinisher.finish(drawn, plan: plan, to: finished)
+            try CMYKConverter.convertToPDFX1a(finished, to: url, plan: plan, maxInk: profile.maxInk)
+        } else {
+            try PDFFinisher.finish(drawn, plan: plan, to: url)
+        }
+    }
+
+    static func finishingPlan(_ tree: PageTree, pages: Set<Int>?, profile: PrintProfile?) -> FinishingPlan {
+        let written = tree.pages.map(\.number).filter { pages?.contains($0) ?? true }
+        let boxes = written.map { number -> FinishingPlan.PageBoxes in
+            let b = tree.geometry.boxes(page: number, trim: tree.trim)
+            return FinishingPlan.PageBoxes(trimBox: PDFRect(llx: b.trim[0], lly: b.trim[1], urx: b.trim[2], ury: b.trim[3]),
+                                           bleedBox: PDFRect(llx: b.bleed[0], lly: b.bleed[1], urx: b.bleed[2], ury: b.bleed[3]))
+        }
+        let date = PDFDate(iso8601: tree.created ?? "") ?? PDFDate(iso8601: PDFWriter.fallbackDate)
+        var plan = FinishingPlan(
+            pages: boxes,
+            info: .init(title: tree.title, author: tree.author, subject: tree.subtitle, creator: "bookrender",
+                        creationDate: date, modificationDate: date),
+            language: tree.language)
+        guard let profile else { return plan }
+        let indexOf = Dictionary(uniqueKeysWithValues: written.enumerated().map { ($1, $0) })
+        if profile.bookmarks {
+            plan.outline = tree.chapters.compactMap { c in indexOf[c.page].map { FinishingPlan.OutlineItem(title: c.title, pageIndex: $0) } }
+        }
+        if profile.pageLabels, let first = written.first {
+            // The printed folios are physical page numbers, and page 1 is the cover (or title page).
+            plan.pageLabels = first == 1
+                ? [.init(startPageIndex: 0, style: .none, prefix: profile.interior ? "Title" : "Cover")]
+                    + (written.count > 1 ? [.init(startPageIndex: 1, style: .decimal, firstNumber: written[1])] : [])
+                : [.init(startPageIndex: 0, style: .decimal, firstNumber: first)]
+        }
+        if profile.facingPages { plan.pageLayout = .twoPageRight }
+        return plan
+    }
+}
