@@ -3,4 +3,5 @@
 #include "shim_gobject.h"
 #include "shim_jpeg.h"
 #include "shim_png.h"
+#include "shim_png_rgba.h"
 #endif
