@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import BookCompare
+
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare page images (PNG files, folders of PNGs, or PDFs) and report what changed.",
+        discussion: """
+        Pages are paired by file name (PDF pages are named page-001.png…). Decoded pixels are \
+        compared, never PNG bytes: exact match first, then --tolerance, then pixelmatch's YIQ \
+        threshold with anti-aliasing detection. Every page that is not the same gets an \
+        expected | diff | actual image in OUT/diff/, and OUT/report.json and OUT/index.html \
+        describe the run. Exit codes: 0 same, 1 differs, 2 error (a missing page, a size or page \
+        count mismatch, an unreadable input; the report is still written), 64 bad command line. \
+        With --update the exit code is 0 once every page is re-recorded.
+        """)
+
+    @Argument(help: "The reference: a PNG, a folder of PNGs, or a PDF.")
+    var expected: String
+
+    @Argument(help: "What to check against it: a PNG, a folder of PNGs, or a PDF.")
+    var actual: String
+
+    @Option(name: .long, help: "Folder for the diff images, report.json and index.html.")
+    var out: String = "compare-report"
+
+    @Option(name: .long, help: "pixelmatch threshold, 0…1: larger colour differences count as different.")
+    var threshold: Double = 0.1
+
+    @Option(name: .long, help: "Channel differences up to this (0…255) are equal, before the threshold is applied.")
+    var tolerance: Int = 0
+
+    @Option(name: .customLong("max-diff-pixels"), help: "Differing pixels a page may have and still be the same.")
+    var maxDiffPixels: Int = 0
+
+    @Option(name: .customLong("max-diff-ratio"), help: "The same as a fraction (0…1) of the page's compared pixels.")
+    var maxDiffRatio: Double?
+
+    @Option(name: .customLong("ignore"),
+            help: ArgumentHelp("A region not compared: x,y,w,h on every page, or NAME:x,y,w,h on one (repeatable).",
+                               valueName: "region"))
+    var ignore: [String] = []
+
+    @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences.")
+    var includeAA = false
+
+    @Option(name: .long, help: "Resolution PDF pages are rasterized at.")
+    var dpi: Double = 72
+
+    @Option(name: .long, help: "Who rasterizes PDFs: pdftoppm (poppler's program) or cairo (poppler-glib in process).")
+    var rasterizer: String = Rasterizer.pdftoppm.rawValue
+
+    @Flag(name: .long, help: "Re-record: copy ACTUAL's changed pages over EXPECTED (PNG files and folders only).")
+    var update = false
+
+    @Flag(name: .long, help: "Print the JSON report instead of the summary.")
+    var json = false
+
+    func validate() throws {
+        do {
+            try options().validate()
+        } catch {
+            throw ValidationError(error.message)
+        }
+        guard Rasterizer(rawValue: rasterizer) != nil else {
+            throw ValidationError("--rasterizer must be pdftoppm or cairo, not \(rasterizer)")
+        }
+        guard dpi.isFinite, dpi > 0, dpi <= 2400 else { throw ValidationError("--dpi must be between 0 and 2400") }
+    }
+
+    private func options() throws(CompareError) -> CompareOptions {
+        var regions: [IgnoreRegion] = []
+        for text in ignore { regions.append(try IgnoreRegion(parsing: text)) }
+        return CompareOptions(threshold: threshold, tolerance: tolerance, maxDiffPixels: maxDiffPixels,
+                              maxDiffRatio: maxDiffRatio, ignore: regions, includeAA: includeAA)
+    }
+
+    func run() throws {
+        let expectedURL = URL(fileURLWithPath: expected), actualURL = URL(fileURLWithPath: actual)
+        let reportURL = URL(fileURLWithPath: out)
+        var code: Int32
+        var report: CompareReport
+        do {
+            report = try Comparison.run(expected: expectedURL, actual: actualURL, options: try options(), dpi: dpi,
+                                        rasterizer: Rasterizer(rawValue: rasterizer) ?? .pdftoppm, reportDirectory: reportURL)
+            code = report.exitCode
+            if update {
+                report.updated = try Rerecord.update(expected: expectedURL, actual: actualURL, report: report)
+                try ReportWriter.write(report, to: reportURL)
+                code = 0
+            }
+        } catch {
+            Console.error("error: \(error.message)")
+            throw ExitCode(2)
+        }
+        if json {
+            Console.out(String(decoding: try report.jsonData(), as: UTF8.self))
+        } else {
+            Console.out(report.summaryText(reportDirectory: reportURL))
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
+}
