@@ -214,10 +214,13 @@ enum PDFReaders {
                                  "-dFirstPage=\(page)", "-dLastPage=\(page)", "-o", file.path, pdf.path])
         guard out.status == 0 else { throw ToolError("gs ppmraw failed: \(out.stdout)\(out.stderr)") }
         let data = [UInt8](try Data(contentsOf: file))
-        // P6 <w> <h> <max>\n then RGB bytes.
+        // P6 <w> <h> <max>\n then RGB bytes; Ghostscript puts a `#` comment line in the header.
         var fields: [Int] = [], i = 2
         while fields.count < 3 {
-            while data[i] == 0x20 || data[i] == 0x0A { i += 1 }
+            while data[i] == 0x20 || data[i] == 0x0A || data[i] == UInt8(ascii: "#") {
+                if data[i] == UInt8(ascii: "#") { while data[i] != 0x0A { i += 1 } }
+                i += 1
+            }
             var v = 0
             while data[i] >= 0x30 && data[i] <= 0x39 { v = v * 10 + Int(data[i] - 0x30); i += 1 }
             fields.append(v)

@@ -3,10 +3,11 @@ import Foundation
 /// Turns an RGB PDF from cairo into a CMYK PDF/X-1a:2001 with Ghostscript's pdfwrite, then
 /// finishes it (boxes, info, outline, labels, fixed dates) with `PDFFinisher`.
 ///
-/// Ghostscript converts every colour and image through the output profile it is given; the
-/// profile here is Ghostscript's own SWOP-like `default_cmyk.icc` with its colour-to-ink tables
-/// limited to the total ink the printer allows (`ICCProfile.inkLimited`), and the same profile is
-/// embedded as the output intent. PDF/X-1a (PDF 1.3) has no transparency, so Ghostscript flattens a
+/// pdfwrite converts every colour and image to CMYK through its default CMYK profile and ignores
+/// `-sOutputICCProfile` for that (Ghostscript 10.0), so the conversion runs with a profile folder
+/// of our own (`-sICCProfilesDir`): a copy of Ghostscript's, whose `default_cmyk.icc` is the
+/// SWOP-like base profile with its colour-to-ink tables limited to the printer's total ink
+/// (`ICCProfile.inkLimited`). The same profile is embedded as the output intent. PDF/X-1a (PDF 1.3) has no transparency, so Ghostscript flattens a
 /// page that uses any (cairo's alpha fills, soft-masked images) into one image at
 /// `transparencyResolution`; pages without transparency stay vector.
 public enum CMYKConverter {
@@ -25,17 +26,21 @@ public enum CMYKConverter {
         public var losslessImages: Bool
         /// The Ghostscript executable: a path, or a name looked up on PATH.
         public var ghostscript: String
+        /// Ghostscript's own profile folder (default_rgb.icc, default_gray.icc…), copied for the run.
+        public var ghostscriptProfiles: URL
 
         public init(totalInkLimit: Double? = 240,
                     baseProfile: URL = URL(fileURLWithPath: "/usr/share/color/icc/ghostscript/default_cmyk.icc"),
                     outputConditionIdentifier: String = "CGATS TR 001",
                     outputCondition: String = "U.S. Web Coated (SWOP) printing, Ghostscript's default CMYK profile",
                     registryName: String = "http://www.color.org",
-                    transparencyResolution: Int = 600, losslessImages: Bool = true, ghostscript: String = "gs") {
+                    transparencyResolution: Int = 600, losslessImages: Bool = true, ghostscript: String = "gs",
+                    ghostscriptProfiles: URL = URL(fileURLWithPath: "/usr/share/color/icc/ghostscript", isDirectory: true)) {
             self.totalInkLimit = totalInkLimit; self.baseProfile = baseProfile
             self.outputConditionIdentifier = outputConditionIdentifier; self.outputCondition = outputCondition
             self.registryName = registryName; self.transparencyResolution = transparencyResolution
             self.losslessImages = losslessImages; self.ghostscript = ghostscript
+            self.ghostscriptProfiles = ghostscriptProfiles
         }
 
         /// IngramSpark: PDF/X-1a, CMYK, at most 240 % ink.
@@ -55,7 +60,18 @@ public enum CMYKConverter {
         defer { try? FileManager.default.removeItem(at: work) }
 
         let finalPlan = try completedPlan(plan, from: input)
-        let profile = work.appendingPathComponent("output-intent.icc")
+        let profiles = work.appendingPathComponent("icc", isDirectory: true)
+        try FileManager.default.createDirectory(at: profiles, withIntermediateDirectories: true)
+        let available = (try? FileManager.default.contentsOfDirectory(atPath: options.ghostscriptProfiles.path)) ?? []
+        for name in available where name.hasSuffix(".icc") {
+            try FileManager.default.copyItem(at: options.ghostscriptProfiles.appendingPathComponent(name),
+                                             to: profiles.appendingPathComponent(name))
+        }
+        guard available.contains("default_rgb.icc"), available.contains("default_gray.icc") else {
+            throw FinishingError("Ghostscript's ICC profiles are not in \(options.ghostscriptProfiles.path) (Debian's ghostscript package installs them)")
+        }
+        let profile = profiles.appendingPathComponent("default_cmyk.icc")
+        try? FileManager.default.removeItem(at: profile)
         try outputProfile(options).write(to: profile)
         let definition = work.appendingPathComponent("pdfx-def.ps")
         try Data(pdfxDefinition(profile: profile, options: options).utf8).write(to: definition)
@@ -84,14 +100,15 @@ public enum CMYKConverter {
                                          description: "Artifex CMYK SWOP Profile, total ink limited to \(format(limit)) %")
     }
 
-    /// The Ghostscript command line (without the executable).
+    /// The Ghostscript command line (without the executable); `profile` is the output profile,
+    /// named `default_cmyk.icc` in a copy of Ghostscript's profile folder.
     public static func arguments(input: URL, output: URL, profile: URL, definition: URL, options: Options) -> [String] {
         var args = [
             "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER",
             "--permit-file-read=\(profile.deletingLastPathComponent().path)/",
             "-sDEVICE=pdfwrite", "-dPDFX=true", "-dCompatibilityLevel=1.3",
             "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
-            "-sOutputICCProfile=\(profile.path)",
+            "-sICCProfilesDir=\(profile.deletingLastPathComponent().path)/",
             "-r\(options.transparencyResolution)",
             "-dEmbedAllFonts=true", "-dSubsetFonts=true",
             "-dDownsampleColorImages=false", "-dDownsampleGrayImages=false", "-dDownsampleMonoImages=false",
