@@ -14,19 +14,30 @@ public enum DiffImage {
             expected.pixels.withUnsafeBufferPointer { source in
                 mask.values.withUnsafeBufferPointer { verdicts in
                     let img = source.baseAddress!
+                    // Pages are mostly runs of one colour (paper, a flat panel): reusing the grey of
+                    // the previous pixel when the colour repeats skips most of the arithmetic.
+                    var lastColour: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+                    var lastGrey = PixelMatch.grayValue(img, 0, alpha: fade)
+                    if count > 0 { lastColour = (img[0], img[1], img[2], img[3]) }
                     for i in 0..<count {
                         let o = i * 4
-                        switch verdicts[i] {
-                        case PixelMask.different:
+                        let verdict = verdicts[i]
+                        if verdict == PixelMask.different {
                             out[o] = 255; out[o + 1] = 0; out[o + 2] = 0
-                        case PixelMask.antialiased:
+                        } else if verdict == PixelMask.antialiased {
                             out[o] = 255; out[o + 1] = 255; out[o + 2] = 0
-                        case PixelMask.ignored:
-                            let v = PixelMatch.grayValue(img, o, alpha: fade)
-                            out[o] = v &- min(v, 60); out[o + 1] = v &- min(v, 30); out[o + 2] = v
-                        default:
-                            let v = PixelMatch.grayValue(img, o, alpha: fade)
-                            out[o] = v; out[o + 1] = v; out[o + 2] = v
+                        } else {
+                            if img[o] != lastColour.0 || img[o + 1] != lastColour.1 || img[o + 2] != lastColour.2
+                                || img[o + 3] != lastColour.3 {
+                                lastColour = (img[o], img[o + 1], img[o + 2], img[o + 3])
+                                lastGrey = PixelMatch.grayValue(img, o, alpha: fade)
+                            }
+                            let v = lastGrey
+                            if verdict == PixelMask.ignored {
+                                out[o] = v &- min(v, 60); out[o + 1] = v &- min(v, 30); out[o + 2] = v
+                            } else {
+                                out[o] = v; out[o + 1] = v; out[o + 2] = v
+                            }
                         }
                         out[o + 3] = 255
                     }
@@ -53,8 +64,15 @@ public enum DiffImage {
             }
             for (index, image) in images.enumerated() {
                 guard let image else { continue }
+                let opaque = !image.hasTranslucency
                 image.pixels.withUnsafeBufferPointer { source in
                     for y in 0..<image.height {
+                        if opaque {
+                            let rowBytes = image.width * 4
+                            (out.baseAddress! + (y * width + index * panelWidth) * 4)
+                                .update(from: source.baseAddress! + y * rowBytes, count: rowBytes)
+                            continue
+                        }
                         var s = y * image.width * 4
                         var o = (y * width + index * panelWidth) * 4
                         for _ in 0..<image.width {
