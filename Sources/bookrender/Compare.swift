@@ -24,7 +24,7 @@ struct Compare: ParsableCommand {
     @Option(name: .long, help: "Folder for the diff images, report.json and index.html.")
     var out: String = "compare-report"
 
-    @Option(name: .long, help: "pixelmatch threshold, 0…1: larger colour differences count as different.")
+    @Option(name: .long, help: "pixelmatch threshold, 0…1: colour differences above it count; smaller is stricter.")
     var threshold: Double = 0.1
 
     @Option(name: .long, help: "Channel differences up to this (0…255) are equal, before the threshold is applied.")
