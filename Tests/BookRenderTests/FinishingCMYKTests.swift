@@ -140,6 +140,19 @@ import BookTestSupport
         #expect(overCoverage[3].maximum > 280, "\(overCoverage[3].maximum)")
     }
 
+    /// The worst case for the limit: every colour of a coarse RGB cube, sampled pixel for pixel.
+    @Test func everyColourOfTheRGBCubeStaysUnderTheLimit() throws {
+        let dir = try temporaryDirectory("cmyk-cube")
+        let pdf = dir.appendingPathComponent("cube.pdf"), out = dir.appendingPathComponent("cube-cmyk.pdf")
+        try FinishingFixture.rgbCubePDF(at: pdf)
+        try CMYKConverter.convertToPDFX1a(pdf, to: out, plan: FinishingPlan(), options: Self.options)
+        // 137 dpi puts at least one device pixel on every image pixel (1024 across 7.5 in).
+        let coverage = try PDFReaders.inkCoverage(out, dpi: 137)
+        #expect(coverage.count == 1)
+        #expect(coverage[0].maximum <= 240, "\(coverage[0].maximum) %")
+        print("RGB cube: max \(String(format: "%.1f", coverage[0].maximum)) % total ink")
+    }
+
     @Test func conversionGivesTheSameBytesTwice() throws {
         let (dir, pdf) = try fixture("determinism")
         let a = dir.appendingPathComponent("a.pdf"), b = dir.appendingPathComponent("b.pdf")

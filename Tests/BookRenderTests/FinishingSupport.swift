@@ -79,6 +79,34 @@ enum FinishingFixture {
         guard status == CAIRO_STATUS_SUCCESS else { throw ToolError("cairo: \(String(cString: cairo_status_to_string(status)))") }
     }
 
+    /// One page of 540 × 540 pt filled with a 1024 × 1024 PNG of 1M colours of the RGB cube:
+    /// 16 tiles of blue (0, 17 … 255), each with every red across and every green down.
+    static func rgbCubePDF(at url: URL) throws {
+        var ppm = Data("P6\n1024 1024\n255\n".utf8)
+        ppm.reserveCapacity(ppm.count + 1024 * 1024 * 3)
+        for y in 0..<1024 {
+            for x in 0..<1024 {
+                ppm.append(contentsOf: [UInt8(x % 256), UInt8(y % 256), UInt8((y / 256 * 4 + x / 256) * 17)])
+            }
+        }
+        let dir = url.deletingLastPathComponent()
+        let ppmURL = dir.appendingPathComponent("cube.ppm"), pngURL = dir.appendingPathComponent("cube.png")
+        try ppm.write(to: ppmURL)
+        let converted = try run("convert", [ppmURL.path, "PNG24:" + pngURL.path])
+        guard converted.status == 0 else { throw ToolError("convert: \(converted.stderr)") }
+        guard let surface = cairo_pdf_surface_create(url.path, 540, 540) else { throw ToolError("cairo refused \(url.path)") }
+        let cr = cairo_create(surface)!
+        let image = cairo_image_surface_create_from_png(pngURL.path)!
+        cairo_scale(cr, 540.0 / 1024, 540.0 / 1024)
+        cairo_set_source_surface(cr, image, 0, 0)
+        cairo_paint(cr)
+        cairo_show_page(cr)
+        cairo_destroy(cr)
+        cairo_surface_finish(surface)
+        cairo_surface_destroy(surface)
+        cairo_surface_destroy(image)
+    }
+
     /// A folder with the images `cairoPDF` needs: a baseline RGB JPEG, an opaque PNG, a PNG with alpha.
     static func images(in dir: URL) throws -> (jpeg: Data, png: URL, alphaPNG: URL) {
         let jpeg = try TestImages.gradientJPEG(width: 96, height: 64)
@@ -179,7 +207,7 @@ enum PDFReaders {
     static func inkCoverage(_ pdf: URL, dpi: Int) throws -> [InkCoverage] {
         let dir = try temporaryDirectory("ink")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = try run("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=pam", "-r\(dpi)",
+        let out = try run("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-dNOINTERPOLATE", "-sDEVICE=pam", "-r\(dpi)",
                                  "-o", dir.appendingPathComponent("p-%03d.pam").path, pdf.path])
         guard out.status == 0 else { throw ToolError("gs pam failed: \(out.stdout)\(out.stderr)") }
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".pam") }.sorted()
