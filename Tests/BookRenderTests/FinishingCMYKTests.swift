@@ -101,6 +101,11 @@ import BookTestSupport
             }
         }
         #expect(!names.contains("/SMask") && !names.contains("/Group"), "PDF/X-1a has no transparency")
+        for value in json.allValues() {
+            if let dict = value as? [String: Any], dict["/Subtype"] as? String == "/Image" {
+                #expect(dict["/Interpolate"] == nil, "PDF/X forbids image interpolation")
+            }
+        }
         let qdf = dir.appendingPathComponent("qdf.pdf")
         try run("qpdf", ["--qdf", "--object-streams=disable", out.path, qdf.path])
         let content = String(decoding: try Data(contentsOf: qdf), as: UTF8.self)
@@ -111,8 +116,9 @@ import BookTestSupport
         let images = try run("pdfimages", ["-list", out.path]).stdout.split(separator: "\n").dropFirst(2)
         #expect(images.count >= 4)
         for row in images {
-            let colour = row.split(separator: " ", omittingEmptySubsequences: true)[5]
-            #expect(colour == "cmyk" || colour == "gray", "\(row)")
+            let cols = row.split(separator: " ", omittingEmptySubsequences: true)
+            #expect(cols[5] == "cmyk" || cols[5] == "gray", "\(row)")
+            #expect(cols[9] == "no", "interpolation: \(row)")
         }
         for line in try run("pdffonts", [out.path]).stdout.split(separator: "\n").dropFirst(2) {
             let cols = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -145,7 +151,7 @@ import BookTestSupport
         let dir = try temporaryDirectory("cmyk-cube")
         let pdf = dir.appendingPathComponent("cube.pdf"), out = dir.appendingPathComponent("cube-cmyk.pdf")
         try FinishingFixture.rgbCubePDF(at: pdf)
-        try CMYKConverter.convertToPDFX1a(pdf, to: out, plan: FinishingPlan(), options: Self.options)
+        try CMYKConverter.convertToPDFX1a(pdf, to: out, plan: FinishingPlan(info: .init(title: "RGB cube")), options: Self.options)
         // 137 dpi puts at least one device pixel on every image pixel (1024 across 7.5 in).
         let coverage = try PDFReaders.inkCoverage(out, dpi: 137)
         #expect(coverage.count == 1)
@@ -219,8 +225,13 @@ import BookTestSupport
         let notAPDF = dir.appendingPathComponent("not.pdf")
         try Data("%PDF-1.5\nnothing here\n".utf8).write(to: notAPDF)
         #expect(throws: FinishingError.self) { try CMYKConverter.convertToPDFX1a(notAPDF, to: target, plan: FinishingPlan(), options: Self.options) }
+        var untitled = Self.plan
+        untitled.info.title = nil
+        let noTitle = dir.appendingPathComponent("untitled.pdf")
+        try FinishingFixture.rgbCubePDF(at: noTitle)
+        #expect(throws: FinishingError.self) { try CMYKConverter.convertToPDFX1a(noTitle, to: target, plan: FinishingPlan(), options: Self.options) }
         #expect(try Data(contentsOf: target) == previous)
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == before.union(["not.pdf"]))
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == before.union(["not.pdf", "untitled.pdf", "cube.ppm", "cube.png"]))
     }
 
     @Test func ghostscriptCommandLine() {

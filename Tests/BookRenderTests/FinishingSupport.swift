@@ -207,7 +207,7 @@ enum PDFReaders {
     static func inkCoverage(_ pdf: URL, dpi: Int) throws -> [InkCoverage] {
         let dir = try temporaryDirectory("ink")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = try run("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-dNOINTERPOLATE", "-sDEVICE=pam", "-r\(dpi)",
+        let out = try run("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=pam", "-r\(dpi)",
                                  "-o", dir.appendingPathComponent("p-%03d.pam").path, pdf.path])
         guard out.status == 0 else { throw ToolError("gs pam failed: \(out.stdout)\(out.stderr)") }
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".pam") }.sorted()

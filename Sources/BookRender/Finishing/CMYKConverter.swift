@@ -183,6 +183,10 @@ public enum CMYKConverter {
             }
         }
         let info = try doc.get(try doc.trailer(), "/Info")
+        let hasTitle = try doc.isDictionary(info) && doc.has(info, "/Title")
+        if plan.info.title == nil && !hasTitle {
+            throw FinishingError("\(input.path) has no title and the plan gives none; PDF/X requires one")
+        }
         func inputDate(_ key: String) throws -> PDFDate? {
             guard try doc.isDictionary(info), try doc.has(info, key) else { return nil }
             let value = try doc.get(info, key)

@@ -37,6 +37,7 @@ public enum PDFFinisher {
             }
         }
 
+        if forPDFX { try removeInterpolation(doc) }
         try writeInfo(plan.info, into: doc)
         try writeCatalog(plan, pages: pages, into: doc)
 
@@ -46,6 +47,18 @@ public enum PDFFinisher {
         var options = QPDFDocument.WriteOptions()
         if forPDFX { options.objectStreams = qpdf_o_disable }
         try AtomicOutput.write(to: output) { tmp in try doc.write(to: tmp, options: options) }
+    }
+
+    /// PDF/X forbids `/Interpolate true` on images (cairo sets it, Ghostscript keeps it): a
+    /// device's smoothing filter may overshoot, here by up to 8 % total ink past the limit.
+    private static func removeInterpolation(_ doc: QPDFDocument) throws {
+        let size = try doc.get(try doc.trailer(), "/Size")
+        for id in 1..<max(1, try doc.intValue(size)) {
+            let object = try doc.object(id)
+            guard try doc.isStream(object) else { continue }
+            let dict = try doc.streamDictionary(object)
+            if try doc.has(dict, "/Interpolate") { try doc.remove(dict, "/Interpolate") }
+        }
     }
 
     private static func writeInfo(_ info: FinishingPlan.DocumentInfo, into doc: QPDFDocument) throws {

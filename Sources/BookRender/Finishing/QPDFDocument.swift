@@ -64,6 +64,13 @@ final class QPDFDocument {
     func isDictionary(_ h: Handle) throws -> Bool { try call { qpdf_oh_is_dictionary($0, h) } != 0 }
     func isNull(_ h: Handle) throws -> Bool { try call { qpdf_oh_is_null($0, h) } != 0 }
     func isString(_ h: Handle) throws -> Bool { try call { qpdf_oh_is_string($0, h) } != 0 }
+    func isStream(_ h: Handle) throws -> Bool { try call { qpdf_oh_is_stream($0, h) } != 0 }
+    func streamDictionary(_ h: Handle) throws -> Handle { try call { qpdf_oh_get_dict($0, h) } }
+    func object(_ id: Int) throws -> Handle { try call { qpdf_get_object_by_id($0, Int32(id), 0) } }
+    func intValue(_ h: Handle) throws -> Int {
+        guard try call({ qpdf_oh_is_integer($0, h) }) != 0 else { return 0 }
+        return Int(try call { qpdf_oh_get_int_value($0, h) })
+    }
 
     /// A string object's bytes as text (PDFDocEncoding or UTF-16 decoded by qpdf).
     func utf8(_ h: Handle) throws -> String {
