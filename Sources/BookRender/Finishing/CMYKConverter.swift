@@ -215,8 +215,8 @@ public enum CMYKConverter {
         process.currentDirectoryURL = work
         // To files, not pipes: a chatty run must not block on a full pipe.
         let outURL = work.appendingPathComponent("gs.out"), errURL = work.appendingPathComponent("gs.err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
         defer { try? out.close(); try? err.close() }
         process.standardOutput = out
