@@ -101,7 +101,8 @@ final class LayoutContext {
         let layout = setText(String(number), role: role, width: width, alignment: .center)
         // Centred in the bottom margin, but never below the printer's safety line.
         let safety = book.profile?.safety.points ?? 0
-        let y = min(height - book.margins.bottom / 2 - layout.height / 2, height - safety - layout.height)
+        // (A glyph's outline can reach past its line box by a fraction of the size: keep that inside too.)
+        let y = min(height - book.margins.bottom / 2 - layout.height / 2, height - safety - layout.height - 0.3 * role.size)
         append(.text(textBox(layout, x: 0, y: y, width: width, color: palette.muted)), to: index)
     }
 }

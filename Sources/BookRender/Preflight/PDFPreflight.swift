@@ -22,19 +22,12 @@ public enum PDFPreflight {
         if let max = profile.pages.max, pages > max {
             out.append(PreflightFinding(.error, .pageCount, file: name, "\(pages) pages; \(profile.name) prints at most \(max)"))
         }
-        if profile.hasBleed {
-            // pdfinfo prints a box equal to the MediaBox when the page has none: compare them.
-            for page in 1...max(1, pages) {
-                let lines = info.split(separator: "\n").filter { $0.hasPrefix("Page") && $0.contains(" \(page) ") || $0.hasPrefix("Page \(page) ") }
-                let media = lines.first { $0.contains("MediaBox") }.map { $0.split(separator: ":").last ?? "" }
-                let trim = lines.first { $0.contains("TrimBox") }.map { $0.split(separator: ":").last ?? "" }
-                if let media, let trim, media == trim {
-                    out.append(PreflightFinding(.error, .missingBoxes, page: page, file: name,
-                                                "no TrimBox inside the MediaBox: the printer cannot tell the trim from the bleed"))
-                    break
-                }
-            }
+        let boxes = PageBoxes.parse(info)
+        if profile.hasBleed, let page = boxes.keys.sorted().first(where: { boxes[$0]?.trim == boxes[$0]?.media }) {
+            out.append(PreflightFinding(.error, .missingBoxes, page: page, file: name,
+                                        "no TrimBox inside the MediaBox: the printer cannot tell the trim from the bleed"))
         }
+        out += try textOutsideSafeArea(pdf, boxes: boxes, profile: profile, name: name)
         let fonts = try PopplerTool.run("pdffonts", [pdf.path]).split(separator: "\n").dropFirst(2)
         for line in fonts {
             let cols = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -63,6 +56,63 @@ public enum PDFPreflight {
                 String(format: "%.1f MB, over the %.0f MB %@ accepts", bytes / 1_048_576, limit, profile.name)))
         }
         return out
+    }
+}
+
+extension PDFPreflight {
+    /// Words (from `pdftotext -bbox`) inside the trim but closer to its edge than the safety
+    /// distance. Words wholly outside the trim are marks and slug lines, which belong there.
+    static func textOutsideSafeArea(_ pdf: URL, boxes: [Int: PageBoxes], profile: PrintProfile, name: String) throws -> [PreflightFinding] {
+        let html = try PopplerTool.run("pdftotext", ["-bbox", pdf.path, "-"])
+        var out: [PreflightFinding] = []
+        var page = 0
+        var reported = Set<Int>()
+        let number = #"([0-9.]+)"#
+        let wordPattern = try NSRegularExpression(pattern: #"<word xMin=""# + number + #"" yMin=""# + number + #"" xMax=""# + number + #"" yMax=""# + number + #"">([^<]*)</word>"#)
+        for line in html.split(separator: "\n") {
+            if line.contains("<page ") { page += 1; continue }
+            guard !reported.contains(page), let b = boxes[page], line.contains("<word") else { continue }
+            let text = String(line)
+            guard let m = wordPattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { continue }
+            let v = (1...4).compactMap { Double(text[Range(m.range(at: $0), in: text)!]) }
+            guard v.count == 4 else { continue }
+            // pdftotext measures from the MediaBox's top-left; the boxes are bottom-left based.
+            let h = b.media[3] - b.media[1]
+            let word = (x0: v[0], y0: h - v[3], x1: v[2], y1: h - v[1])
+            let trim = b.trim, s = profile.safety.points
+            let insideTrim = word.x1 > trim[0] && word.x0 < trim[2] && word.y1 > trim[1] && word.y0 < trim[3]
+            let insideSafe = word.x0 >= trim[0] + s - 0.5 && word.x1 <= trim[2] - s + 0.5 && word.y0 >= trim[1] + s - 0.5 && word.y1 <= trim[3] - s + 0.5
+            if insideTrim && !insideSafe {
+                let w = String(text[Range(m.range(at: 5), in: text)!])
+                let distance = min(word.x0 - trim[0], trim[2] - word.x1, word.y0 - trim[1], trim[3] - word.y1)
+                out.append(PreflightFinding(.error, .outsideSafeArea, page: page, file: name,
+                    String(format: "text \"%@\" is %.2f in from the trim edge (negative: in the bleed); %@ wants %.2f in", w, distance / 72, profile.name, s / 72)))
+                reported.insert(page)
+            }
+        }
+        return out
+    }
+
+    /// MediaBox and TrimBox per page from `pdfinfo -box -f 1 -l N`.
+    struct PageBoxes: Equatable {
+        var media: [Double] = []
+        var trim: [Double] = []
+
+        static func parse(_ info: String) -> [Int: PageBoxes] {
+            var out: [Int: PageBoxes] = [:]
+            for line in info.split(separator: "\n") where line.hasPrefix("Page ") {
+                let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard parts.count >= 7, let page = Int(parts[1]) else { continue }
+                let values = parts.suffix(4).compactMap { Double($0) }
+                guard values.count == 4 else { continue }
+                switch parts[2] {
+                case "MediaBox:": out[page, default: PageBoxes()].media = values
+                case "TrimBox:": out[page, default: PageBoxes()].trim = values
+                default: break
+                }
+            }
+            return out
+        }
     }
 }
 

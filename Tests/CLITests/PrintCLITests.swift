@@ -1,0 +1,129 @@
+import Testing
+import Foundation
+import BookTestSupport
+
+/// Print production through the command line, checked with the readers a print shop uses:
+/// poppler (pdfinfo, pdffonts, pdfimages, pdftotext), qpdf and Ghostscript.
+@Suite struct PrintCLITests {
+    func bookrender(_ args: [String]) throws -> ToolResult { try run(try Repository.binary.path, args) }
+    func sample(_ name: String) -> String { Repository.samples.appendingPathComponent("\(name)/book.json").path }
+
+    struct Box: Equatable { var llx, lly, urx, ury: Double; var width: Double { urx - llx }; var height: Double { ury - lly } }
+
+    /// Page number → box name → box, from `pdfinfo -box -f 1 -l 999`.
+    func boxes(_ pdf: String) throws -> [Int: [String: Box]] {
+        var out: [Int: [String: Box]] = [:]
+        for line in try run("pdfinfo", ["-box", "-f", "1", "-l", "999", pdf]).stdout.split(separator: "\n") where line.hasPrefix("Page ") {
+            let p = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard p.count == 7, let n = Int(p[1]) else { continue }
+            let v = p.suffix(4).compactMap { Double($0) }
+            guard v.count == 4 else { continue }
+            out[n, default: [:]][String(p[2].dropLast())] = Box(llx: v[0], lly: v[1], urx: v[2], ury: v[3])
+        }
+        return out
+    }
+
+    static let cases: [(String, String)] = ["kdp", "lulu", "ingramspark", "proof", "screen"].flatMap { p in ["storybook", "memoir"].map { (p, $0) } }
+
+    @Test(arguments: cases)
+    func everyProfileWritesTheBoxesItNeedsAndReadersAcceptIt(_ profile: String, _ book: String) throws {
+        let dir = try temporaryDirectory("print-\(profile)-\(book)")
+        let pdf = dir.appendingPathComponent("\(book).pdf").path
+        let r = try bookrender(["export", sample(book), "-o", pdf, "--profile", profile, "--force"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let trim = book == "memoir" ? (432.0, 648.0) : (594.0, 792.0)
+        // Bleed (left+right, top+bottom) the profile asks for, in points.
+        let bleed: (Double, Double) = ["kdp": (9, 18), "lulu": (18, 18), "ingramspark": (18, 18), "proof": (18, 18), "screen": (0, 0)][profile]!
+        let pages = try boxes(pdf)
+        #expect(pages.count > 10)
+        for (n, b) in pages {
+            let t = try #require(b["TrimBox"]), bl = try #require(b["BleedBox"]), m = try #require(b["MediaBox"])
+            #expect(abs(t.width - trim.0) < 0.01 && abs(t.height - trim.1) < 0.01, "page \(n) TrimBox \(t)")
+            #expect(abs(bl.width - trim.0 - bleed.0) < 0.01 && abs(bl.height - trim.1 - bleed.1) < 0.01, "page \(n) BleedBox \(bl)")
+            #expect(bl.llx >= m.llx - 0.01 && bl.urx <= m.urx + 0.01 && t.llx >= bl.llx - 0.01 && t.urx <= bl.urx + 0.01)
+            if profile == "kdp" {
+                // Bleed on the outside edge only: left on even pages, right on odd ones.
+                #expect(n % 2 == 0 ? (t.llx - bl.llx > 8.9 && bl.urx - t.urx < 0.01) : (bl.urx - t.urx > 8.9 && t.llx - bl.llx < 0.01), "page \(n)")
+            }
+        }
+        let check = try run("qpdf", ["--check", pdf])
+        #expect(check.status == 0, "\(check.stdout)")
+        for line in try run("pdffonts", [pdf]).stdout.split(separator: "\n").dropFirst(2) {
+            let c = line.split(separator: " ", omittingEmptySubsequences: true)
+            #expect(c.count >= 5 && c[c.count - 5] == "yes", "not embedded: \(line)")
+        }
+        let gs = try run("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-sDEVICE=nullpage", pdf])
+        #expect(gs.status == 0 && gs.stderr.isEmpty && gs.stdout.isEmpty, "Ghostscript: \(gs.stderr)\(gs.stdout)")
+        if profile == "ingramspark" {
+            // Every object's dictionary (stream data left out: the pages are large CMYK images).
+            let text = try run("qpdf", ["--json", "--json-stream-data=none", pdf]).stdout
+            #expect(text.contains("/OutputIntents") && text.contains("/GTS_PDFXVersion"))
+            #expect(!text.contains("/DeviceRGB") && !text.contains("/CalRGB"), "an RGB colour space is left")
+            let images = try run("pdfimages", ["-list", pdf]).stdout.split(separator: "\n").dropFirst(2)
+            for line in images { #expect(!line.contains(" rgb "), "RGB image left: \(line)") }
+        }
+    }
+
+    @Test func preflightFindsLowResolutionTextInTheBleedAndPlaceholders() throws {
+        let dir = try temporaryDirectory("preflight")
+        // A 150 dpi picture book with a missing illustration: low resolution and a placeholder.
+        let story = try bookrender(["preflight", sample("storybook"), "--profile", "kdp", "--json"])
+        #expect(story.status == 1)
+        let findings = (try JSONSerialization.jsonObject(with: Data(story.stdout.utf8)) as! [String: Any])["findings"] as! [[String: Any]]
+        let checks = Set(findings.map { $0["check"] as! String })
+        #expect(checks.isSuperset(of: ["lowResolution", "placeholder"]), "\(checks)")
+        #expect(findings.contains { ($0["check"] as! String) == "lowResolution" && ($0["file"] as? String) == "images/p01-morning.jpg" && ($0["page"] as? Int) == 2 })
+
+        // A PDF made for the screen has its page numbers 0.33 in from the edge: inside Lulu's 0.5 in.
+        let plain = dir.appendingPathComponent("plain.pdf").path
+        #expect(try bookrender(["export", sample("memoir"), "-o", plain]).status == 0)
+        let pdf = try bookrender(["preflight", plain, "--profile", "lulu"])
+        #expect(pdf.status == 1)
+        #expect(pdf.stdout.contains("outsideSafeArea") && pdf.stdout.contains("missingBoxes"), "\(pdf.stdout)")
+
+        // Export for print refuses errors and writes nothing; --force writes.
+        let out = dir.appendingPathComponent("kdp.pdf").path
+        let refused = try bookrender(["export", sample("storybook"), "-o", out, "--profile", "kdp"])
+        #expect(refused.status == 1 && refused.stderr.contains("placeholder") && refused.stderr.contains("--force"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // The same book exported for print passes the PDF preflight's box and safe-area checks.
+        #expect(try bookrender(["export", sample("memoir"), "-o", out, "--profile", "kdp"]).status == 0)
+        let again = try bookrender(["preflight", out, "--profile", "kdp"])
+        #expect(again.status == 0, "\(again.stdout)")
+    }
+
+    @Test func coverSheetIsBackSpineFrontWithBleedAndAClearBarcodeArea() throws {
+        let dir = try temporaryDirectory("cover")
+        let pdf = dir.appendingPathComponent("cover.pdf").path
+        let r = try bookrender(["cover", sample("memoir"), "-o", pdf, "--profile", "kdp", "--paper", "cream",
+                                "--png", dir.appendingPathComponent("png").path, "--dpi", "50"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("spine 0.0600 in for 24 interior pages"), "24 pages × 0.0025 in: \(r.stderr)")
+        let b = try #require(try boxes(pdf)[1])
+        let trim = try #require(b["TrimBox"]), bleed = try #require(b["BleedBox"])
+        #expect(abs(trim.width - (2 * 432 + 0.06 * 72)) < 0.01 && abs(trim.height - 648) < 0.01)
+        #expect(abs(bleed.width - trim.width - 18) < 0.01 && abs(bleed.height - trim.height - 18) < 0.01)
+        #expect(try run("qpdf", ["--check", pdf]).status == 0)
+        // The barcode area, 2 × 1.2 in at the back's bottom right, is plain white in the raster.
+        let png = dir.appendingPathComponent("png/page-001.png").path
+        let crop = "\(Int(2 * 50 - 4))x\(Int(1.2 * 50 - 4))+\(Int((432 - 18 - 144) * 50 / 72) + 2)+\(Int((648 - 18 - 86.4) * 50 / 72) + 2)"
+        let mean = try run("convert", [png, "-crop", crop, "-format", "%[fx:minima.r] %[fx:minima.g] %[fx:minima.b]", "info:"]).stdout
+        #expect(mean == "1 1 1", "barcode area not clear: \(mean)")
+        #expect(!(try run("pdftotext", [pdf, "-"]).stdout.contains("Kitchen Table Years  ·")), "24 pages is too thin for spine text")
+    }
+
+    @Test func thickBooksGetSpineText() throws {
+        let dir = try temporaryDirectory("thick")
+        let words = (0..<24000).map { ["the", "kitchen", "table", "remembered", "summer", "light"][$0 % 6] }
+        let paragraphs = stride(from: 0, to: words.count, by: 120).map { words[$0..<min($0 + 120, words.count)].joined(separator: " ") + "." }
+        let json: [String: Any] = ["schema": 1, "kind": "memoir", "title": "Thick", "author": "A. Writer", "theme": "memoir",
+                                   "format": ["trim": "6x9"], "pages": [["type": "text", "text": paragraphs.joined(separator: "\n\n")]]]
+        let book = dir.appendingPathComponent("book.json")
+        try JSONSerialization.data(withJSONObject: json).write(to: book)
+        let pdf = dir.appendingPathComponent("cover.pdf").path
+        let r = try bookrender(["cover", book.path, "-o", pdf, "--profile", "kdp", "--paper", "white"])
+        #expect(r.status == 0 && r.stderr.contains("with spine text"), "\(r.stderr)")
+        let text = try run("pdftotext", ["-raw", pdf, "-"]).stdout
+        #expect(text.components(separatedBy: "Thick").count - 1 == 3, "title on back, front and spine: \(text)")
+    }
+}
