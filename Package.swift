@@ -50,6 +50,8 @@ let package = Package(
         .testTarget(name: "BookLayoutTests", dependencies: ["BookTestSupport", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CGraphics"]),
         .testTarget(name: "BookRenderTests", dependencies: ["BookTestSupport", "BookRender", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
         .testTarget(name: "BookCompareTests", dependencies: ["BookCompare", "BookTestSupport", "CShim", "CGraphics"]),
+        // The golden-image suite: every case under Tests/Goldens rendered and compared with its reference PNGs.
+        .testTarget(name: "GoldenTests", dependencies: ["BookCompare", "BookRender", "BookLayout", "BookModel", "BookTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["BookTestSupport", "BookModel"]),
     ]
 )

@@ -1,0 +1,146 @@
+import Testing
+import Foundation
+import BookModel
+import BookLayout
+import BookRender
+import BookCompare
+import BookTestSupport
+
+/// The project's own golden-image suite. Each case is rendered to PNG pages and compared, by the
+/// same code as `bookrender compare`, with its references; a failure leaves expected | diff | actual
+/// images and the JSON/HTML reports in out/golden-failures/<feature>/<case>/.
+@Suite struct GoldenSuiteTests {
+    @Test func everyFeatureHasCases() {
+        let features = Set(GoldenCase.all.map(\.feature))
+        for f in ["cover", "text-pagination", "widows-orphans", "hyphenation", "spreads", "placeholders", "qr", "themes",
+                  "app-formats", "scripts", "tricky-characters", "images", "chapters"] {
+            #expect(features.contains(f), "no golden case for \(f)")
+        }
+    }
+
+    @Test(arguments: GoldenCase.all)
+    func rendersLikeItsReference(_ c: GoldenCase) throws {
+        let work = try temporaryDirectory("golden")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let tree = try TestPipeline.layout(file: c.input)
+        let serial = work.appendingPathComponent("serial")
+        let files = try PNGPageWriter(dpi: GoldenCase.dpi).write(tree, to: serial)
+
+        // Determinism: a second run on two threads writes the same bytes.
+        let parallel = try ParallelPNGWriter(dpi: GoldenCase.dpi, workers: 2)
+            .write(pageCount: tree.pages.count, to: work.appendingPathComponent("parallel")) { try TestPipeline.layout(file: c.input) }
+        #expect(files.map(\.lastPathComponent) == parallel.map(\.lastPathComponent))
+        for (a, b) in zip(files, parallel) {
+            #expect(try Data(contentsOf: a) == Data(contentsOf: b), "\(c): \(a.lastPathComponent) differs between a serial and a parallel run")
+        }
+
+        if GoldenCase.recording {
+            let existing = FileManager.default.fileExists(atPath: c.expected.path)
+                ? try PageSource.folder(c.expected) : PageSource(images: [], label: "no references yet")
+            let report = try Comparison.compare(expected: existing, actual: .folder(serial), reportDirectory: nil)
+            _ = try Rerecord.update(expected: c.expected, actual: serial, report: report)
+            return
+        }
+        guard FileManager.default.fileExists(atPath: c.expected.path) else {
+            Issue.record("\(c) has no references; record them with BOOKRENDER_RECORD_GOLDENS=1 swift test --filter GoldenTests")
+            return
+        }
+        try? FileManager.default.removeItem(at: c.failureReport)
+        let report = try Comparison.compare(expected: .folder(c.expected), actual: .folder(serial), reportDirectory: c.failureReport)
+        #expect(report.status == .same, "\(c) differs from its reference; see \(c.failureReport.path)/index.html\n\(report.summaryText(reportDirectory: c.failureReport))")
+        if report.status == .same { try? FileManager.default.removeItem(at: c.failureReport) }
+    }
+
+    /// The PDF path must draw what the PNG path draws: poppler's raster of each PDF page matches our
+    /// PNG of it, allowing for the two rasterizers' different anti-aliasing of glyph edges.
+    @Test(arguments: GoldenCase.all)
+    func pdfRasterizedByPopplerMatchesThePNG(_ c: GoldenCase) throws {
+        let work = try temporaryDirectory("golden-pdf")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let tree = try TestPipeline.layout(file: c.input)
+        let pdf = work.appendingPathComponent("book.pdf")
+        try PDFWriter.write(tree, to: pdf)
+        // Higher than the references' DPI: at 30 dpi body text is all glyph edges, where the two
+        // rasterizers legitimately disagree.
+        let dpi = 72.0
+        let pngs = try PNGPageWriter(dpi: dpi).write(tree, to: work.appendingPathComponent("png"))
+        let rasters = try PDFRasterizer.rasterize(pdf, dpi: dpi, using: .pdftoppm)
+        #expect(rasters.count == pngs.count)
+        let ours = try pngs.map { try RGBAImage(contentsOf: $0).averaged(over: 3) }
+        let theirs = rasters.map { $0.averaged(over: 3) }
+        let report = try Comparison.compare(
+            expected: PageSource(images: zip(pngs, ours).map { ($0.lastPathComponent, $1) }, label: "PNG path"),
+            actual: PageSource(images: zip(pngs, theirs).map { ($0.lastPathComponent, $1) }, label: "PDF via pdftoppm"),
+            options: GoldenSuiteTests.crossCheck,
+            reportDirectory: GoldenCase.failures.appendingPathComponent("pdf-vs-png/\(c.feature)/\(c.name)"))
+        #expect(report.status == .same, "\(c): PDF and PNG disagree beyond anti-aliasing\n\(report.summaryText(reportDirectory: nil))")
+    }
+
+    /// pdftoppm (Splash) and cairo smooth glyph edges differently and round image edges to different
+    /// pixels. Both pages are averaged over 3 × 3 blocks first, which leaves glyph-edge noise small
+    /// and a real difference (a missing picture or line, a moved paragraph, a wrong colour) large.
+    static let crossCheck = CompareOptions(threshold: 0.1, tolerance: 16, maxDiffRatio: 0.04)
+
+    /// The cross-check's allowance still catches what it is for: a picture the PDF path lost.
+    @Test func crossCheckCatchesAPictureMissingFromThePDF() throws {
+        let c = try #require(GoldenCase.all.first { $0.description == "images/grey-jpeg" })
+        let work = try temporaryDirectory("golden-lost")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let tree = try TestPipeline.layout(file: c.input)
+        var broken = tree
+        for i in broken.pages.indices {
+            broken.pages[i].items.removeAll { if case .image = $0 { return true } else { return false } }
+        }
+        let pdf = work.appendingPathComponent("broken.pdf")
+        try PDFWriter.write(broken, to: pdf)
+        let pngs = try PNGPageWriter(dpi: 72).write(tree, to: work.appendingPathComponent("png"))
+        let ours = try pngs.map { try RGBAImage(contentsOf: $0).averaged(over: 3) }
+        let theirs = try PDFRasterizer.rasterize(pdf, dpi: 72, using: .pdftoppm).map { $0.averaged(over: 3) }
+        let report = try Comparison.compare(expected: PageSource(images: zip(pngs, ours).map { ($0.lastPathComponent, $1) }),
+                                            actual: PageSource(images: zip(pngs, theirs).map { ($0.lastPathComponent, $1) }),
+                                            options: GoldenSuiteTests.crossCheck, reportDirectory: nil)
+        #expect(report.status == .differs)
+    }
+
+    @Test func aOneTokenChangeFailsWithDiffImages() throws {
+        let c = try #require(GoldenCase.all.first { $0.description == "themes/picture-book" })
+        try #require(FileManager.default.fileExists(atPath: c.expected.path), "record the goldens first")
+        var book = try BookLoader.load(contentsOf: c.input).book
+        book.tokens = (book.tokens ?? .object([:])).merging(.object(["palette": .object(["accent": .string("#2255CC")])]))
+        let work = try temporaryDirectory("token")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let tree = try TestPipeline.layout(book, folder: c.folder)
+        let actual = work.appendingPathComponent("png")
+        try PNGPageWriter(dpi: GoldenCase.dpi).write(tree, to: actual)
+        let reportDir = work.appendingPathComponent("report")
+        let report = try Comparison.compare(expected: .folder(c.expected), actual: .folder(actual), reportDirectory: reportDir)
+        #expect(report.status == .differs)
+        let diffs = (try? FileManager.default.contentsOfDirectory(atPath: reportDir.appendingPathComponent("diff").path)) ?? []
+        #expect(!diffs.isEmpty, "diff images are written")
+        #expect(FileManager.default.fileExists(atPath: reportDir.appendingPathComponent("index.html").path))
+        #expect(FileManager.default.fileExists(atPath: reportDir.appendingPathComponent("report.json").path))
+    }
+}
+
+extension RGBAImage {
+    /// Each n × n block replaced by its mean: the page as seen from further away.
+    func averaged(over n: Int) -> RGBAImage {
+        let w = width / n, h = height / n
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                var sum = (0, 0, 0, 0)
+                for dy in 0..<n {
+                    var i = ((y * n + dy) * width + x * n) * 4
+                    for _ in 0..<n {
+                        sum.0 += Int(pixels[i]); sum.1 += Int(pixels[i + 1]); sum.2 += Int(pixels[i + 2]); sum.3 += Int(pixels[i + 3])
+                        i += 4
+                    }
+                }
+                let o = (y * w + x) * 4, c = n * n
+                out[o] = UInt8(sum.0 / c); out[o + 1] = UInt8(sum.1 / c); out[o + 2] = UInt8(sum.2 / c); out[o + 3] = UInt8(sum.3 / c)
+            }
+        }
+        return RGBAImage(width: w, height: h, pixels: out)
+    }
+}
