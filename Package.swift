@@ -34,10 +34,15 @@ let package = Package(
         .target(name: "BookLayout", dependencies: ["BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
         .target(name: "BookRender", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF"]),
         .target(name: "BookCompare", dependencies: ["BookRender", "CShim", "CGraphics", "CPoppler"]),
+        // The optional generation step: providers, prompts, queue, cache, journal.
+        .target(name: "BookIllustrate", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookRender", "CShim", "CGraphics"]),
+        // Print-shop batch jobs over a manifest or a folder of books.
+        .target(name: "BookBatch", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender"]),
         .executableTarget(
             name: "bookrender",
             dependencies: [
                 "BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender", "BookCompare",
+                "BookIllustrate", "BookBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,6 +57,8 @@ let package = Package(
         .testTarget(name: "BookCompareTests", dependencies: ["BookCompare", "BookTestSupport", "CShim", "CGraphics"]),
         // The golden-image suite: every case under Tests/Goldens rendered and compared with its reference PNGs.
         .testTarget(name: "GoldenTests", dependencies: ["BookCompare", "BookRender", "BookLayout", "BookModel", "BookTestSupport"]),
+        .testTarget(name: "BookIllustrateTests", dependencies: ["BookIllustrate", "BookModel", "BookTestSupport"]),
+        .testTarget(name: "BookBatchTests", dependencies: ["BookBatch", "BookModel", "BookTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["BookTestSupport", "BookModel"]),
     ]
 )

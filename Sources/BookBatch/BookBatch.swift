@@ -1,0 +1,1 @@
+// placeholder until batch jobs land
