@@ -19,7 +19,14 @@ enum CairoPaths {
         cairo_close_path(cr)
     }
 
-    static func setColor(_ cr: OpaquePointer, _ c: Color, alpha: Double = 1) {
+    /// With `over`, a translucent colour is mixed with that backdrop and painted opaque: for CMYK
+    /// print, where any transparency makes Ghostscript flatten the whole page into one image.
+    static func setColor(_ cr: OpaquePointer, _ c: Color, alpha: Double = 1, over backdrop: Color? = nil) {
+        if let backdrop, c.alpha * alpha < 1 {
+            let mixed = backdrop.mixed(with: c.withAlpha(1), c.alpha * alpha)
+            cairo_set_source_rgb(cr, mixed.red, mixed.green, mixed.blue)
+            return
+        }
         if c.alpha * alpha >= 1 {
             cairo_set_source_rgb(cr, c.red, c.green, c.blue)
         } else {

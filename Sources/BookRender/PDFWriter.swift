@@ -9,7 +9,8 @@ public enum PDFWriter {
     public static let fallbackDate = "2000-01-01T00:00:00Z"
 
     /// `pages`: physical page numbers to write (all when nil).
-    public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil) throws {
+    /// `opaque`: draw without transparency (for CMYK print; see `PageDrawer`).
+    public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, opaque: Bool = false) throws {
         try AtomicOutput.write(to: url) { tmp in
             let media = tree.geometry.mediaSize(trim: tree.trim)
             guard let surface = cairo_pdf_surface_create(tmp.path, media.width, media.height) else {
@@ -20,7 +21,7 @@ public enum PDFWriter {
             setMetadata(surface, tree)
             let cr = cairo_create(surface)!
             defer { cairo_destroy(cr) }
-            let drawer = PageDrawer(images: PDFImageSources())
+            let drawer = PageDrawer(images: PDFImageSources(), opaque: opaque)
             for page in tree.pages where pages?.contains(page.number) ?? true {
                 let origin = tree.geometry.trimOrigin(page: page.number)
                 cairo_save(cr)

@@ -8,11 +8,16 @@ import BookLayout
 /// PDF surface and the PNG image surface; only the surface and the image sources differ.
 final class PageDrawer {
     private let images: ImageSources
+    /// Draw without transparency (CMYK print): translucent fills mixed with the paper, no shadows,
+    /// cut-outs composited onto the paper first.
+    private let opaque: Bool
+    private var paper = Color.white
     private var lineCache: [ObjectIdentifier: [UnsafeMutablePointer<PangoLayoutLine>]] = [:]
 
-    init(images: ImageSources) { self.images = images }
+    init(images: ImageSources, opaque: Bool = false) { self.images = images; self.opaque = opaque }
 
     func draw(_ page: PageNode, on cr: OpaquePointer) throws {
+        if case .fill(let background)? = page.items.first { paper = background.color }
         for item in page.items {
             switch item {
             case .fill(let f): fill(f, cr)
@@ -26,22 +31,29 @@ final class PageDrawer {
             case .text(let t): text(t, cr)
             case .rule(let r): rule(r, cr)
             case .qr(let q): qr(q, cr)
-            case .placeholderArt(let p): PlaceholderPainter.paint(p, on: cr)
+            case .placeholderArt(let p): PlaceholderPainter.paint(p, on: cr, opaque: opaque)
             case .registration(let r): registration(r, cr)
             }
         }
     }
 
     private func fill(_ f: Fill, _ cr: OpaquePointer) {
-        if let s = f.shadow { CairoPaths.shadow(cr, under: f.rect, cornerRadius: f.cornerRadius, shadow: s) }
+        if let s = f.shadow, !opaque { CairoPaths.shadow(cr, under: f.rect, cornerRadius: f.cornerRadius, shadow: s) }
         CairoPaths.roundedRect(cr, f.rect, radius: f.cornerRadius)
-        CairoPaths.setColor(cr, f.color)
+        CairoPaths.setColor(cr, f.color, over: opaque ? paper : nil)
         cairo_fill(cr)
     }
 
     private func image(_ box: ImageBox, _ cr: OpaquePointer) throws {
-        let src = try images.surface(for: box)
-        if let s = box.shadow { CairoPaths.shadow(cr, under: box.clip, cornerRadius: box.cornerRadius, shadow: s) }
+        var src = try images.surface(for: box)
+        var composited: OpaquePointer?
+        defer { if let composited { cairo_surface_destroy(composited) } }
+        if opaque && box.asset.info.hasAlpha {
+            composited = Self.flatten(src.surface, onto: paper)
+            src = ImageSurface(surface: composited!, pixelWidth: src.pixelWidth, pixelHeight: src.pixelHeight,
+                               storedWidth: src.storedWidth, storedHeight: src.storedHeight)
+        }
+        if let s = box.shadow, !opaque { CairoPaths.shadow(cr, under: box.clip, cornerRadius: box.cornerRadius, shadow: s) }
         cairo_save(cr)
         defer { cairo_restore(cr) }
         CairoPaths.roundedRect(cr, box.clip, radius: box.cornerRadius)
@@ -61,6 +73,20 @@ final class PageDrawer {
         if images.padsEdges { cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD) }
         cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
         cairo_paint(cr)
+    }
+
+    /// An opaque copy of a picture with transparency, over a flat backdrop.
+    static func flatten(_ surface: OpaquePointer, onto backdrop: Color) -> OpaquePointer {
+        let w = cairo_image_surface_get_width(surface), h = cairo_image_surface_get_height(surface)
+        let out = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h)!
+        let cr = cairo_create(out)!
+        cairo_set_source_rgb(cr, backdrop.red, backdrop.green, backdrop.blue)
+        cairo_paint(cr)
+        cairo_set_source_surface(cr, surface, 0, 0)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(out)
+        return out
     }
 
     /// Maps stored pixels to the upright picture for EXIF orientations 1–8, so the PDF (JPEG passed

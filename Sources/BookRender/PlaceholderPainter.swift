@@ -4,7 +4,9 @@ import BookLayout
 
 /// Paints the placeholder motif: a dashed frame on the wash, a sun and two hills in the theme's colours.
 enum PlaceholderPainter {
-    static func paint(_ art: PlaceholderArt, on cr: OpaquePointer) {
+    /// `opaque`: translucent shapes are mixed with the wash instead (see `CairoPaths.setColor`).
+    static func paint(_ art: PlaceholderArt, on cr: OpaquePointer, opaque: Bool = false) {
+        let backdrop = opaque ? art.wash : nil
         let r = art.rect
         cairo_save(cr)
         CairoPaths.roundedRect(cr, r, radius: art.cornerRadius)
@@ -16,21 +18,21 @@ enum PlaceholderPainter {
         let m = Rect(x: r.x, y: r.y + r.height * 0.08, width: r.width, height: r.height * 0.52)
         let s = min(m.width, m.height)
         cairo_arc(cr, m.x + m.width * 0.66, m.y + m.height * 0.32, s * 0.11, 0, 2 * Double.pi)
-        CairoPaths.setColor(cr, art.accent, alpha: 0.8)
+        CairoPaths.setColor(cr, art.accent, alpha: 0.8, over: backdrop)
         cairo_fill(cr)
 
         cairo_move_to(cr, r.x, m.maxY)
         cairo_curve_to(cr, m.x + m.width * 0.2, m.y + m.height * 0.45, m.x + m.width * 0.45, m.y + m.height * 0.5, m.x + m.width * 0.6, m.maxY)
         cairo_close_path(cr)
-        CairoPaths.setColor(cr, art.ink, alpha: 0.35)
+        CairoPaths.setColor(cr, art.ink, alpha: 0.35, over: backdrop)
         cairo_fill(cr)
         cairo_move_to(cr, m.x + m.width * 0.3, m.maxY)
         cairo_curve_to(cr, m.x + m.width * 0.55, m.y + m.height * 0.55, m.x + m.width * 0.85, m.y + m.height * 0.6, r.maxX, m.maxY)
         cairo_close_path(cr)
-        CairoPaths.setColor(cr, art.accent, alpha: 0.45)
+        CairoPaths.setColor(cr, art.accent, alpha: 0.45, over: backdrop)
         cairo_fill(cr)
         cairo_rectangle(cr, r.x, m.maxY - 0.5, r.width, 1.5)
-        CairoPaths.setColor(cr, art.ink, alpha: 0.35)
+        CairoPaths.setColor(cr, art.ink, alpha: 0.35, over: backdrop)
         cairo_fill(cr)
         cairo_restore(cr)
 
@@ -41,7 +43,7 @@ enum PlaceholderPainter {
         var dashes: [Double] = [7, 5]
         cairo_set_dash(cr, &dashes, 2, 0)
         cairo_set_line_width(cr, 1.5)
-        CairoPaths.setColor(cr, art.accent, alpha: 0.9)
+        CairoPaths.setColor(cr, art.accent, alpha: 0.9, over: backdrop)
         cairo_stroke(cr)
         cairo_restore(cr)
     }

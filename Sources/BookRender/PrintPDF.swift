@@ -10,7 +10,7 @@ public enum PrintPDF {
     public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, profile: PrintProfile? = nil) throws {
         let drawn = AtomicOutput.temporaryPath(for: url).appendingPathExtension("cairo.pdf")
         defer { unlink(drawn.path) }
-        try PDFWriter.write(tree, to: drawn, pages: pages)
+        try PDFWriter.write(tree, to: drawn, pages: pages, opaque: profile?.isCMYK ?? false)
         let plan = finishingPlan(tree, pages: pages, profile: profile)
         if let profile, profile.isCMYK {
             let finished = AtomicOutput.temporaryPath(for: url).appendingPathExtension("rgb.pdf")
