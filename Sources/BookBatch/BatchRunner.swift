@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+import BookConfig
+
+/// Something that happened in a batch, as one JSON Lines record or a progress-bar step.
+public enum BatchEvent: Sendable {
+    case started(total: Int, shard: Shard, jobs: Int)
+    case jobStarted(BatchJob)
+    case jobFinished(JobResult, finished: Int, total: Int)
+    case finished(BatchSummary)
+}
+
+/// Runs jobs `jobs` at a time, each on its own thread driving its own child process, and reports
+/// every step to `report` (called from worker threads, one call at a time).
+public struct BatchRunner: Sendable {
+    public var runner: JobRunner
+    public var jobs: Int
+    public var resources: ResourceLocator?
+
+    public init(runner: JobRunner, jobs: Int, resources: ResourceLocator?) {
+        self.runner = runner; self.jobs = max(1, jobs); self.resources = resources
+    }
+
+    public func run(_ list: [BatchJob], shard: Shard = .all, report: @escaping @Sendable (BatchEvent) -> Void) -> BatchSummary {
+        let selected = shard.select(list)
+        let start = Date()
+        let serial = Mutex(())
+        let emit: @Sendable (BatchEvent) -> Void = { e in serial.withLock { _ in report(e) } }
+        emit(.started(total: list.count, shard: shard, jobs: jobs))
+        let fingerprinter = Fingerprinter(executable: runner.executable, resources: resources)
+        let next = Mutex(0)
+        let results = Mutex<[Int: JobResult]>([:])
+        let runner = self.runner, resources = self.resources
+        let workers = min(jobs, max(1, selected.count))
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            // Plain threads: each spends its life blocked on a child process, which would starve
+            // the cooperative pool.
+            let thread = Thread {
+                defer { group.leave() }
+                while true {
+                    let i = next.withLock { n -> Int in defer { n += 1 }; return n }
+                    guard i < selected.count else { return }
+                    let job = selected[i]
+                    emit(.jobStarted(job))
+                    let result = Self.runOne(job, runner: runner, fingerprinter: fingerprinter, resources: resources)
+                    let done = results.withLock { r -> Int in r[i] = result; return r.count }
+                    emit(.jobFinished(result, finished: done, total: selected.count))
+                }
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        group.wait()
+        let all = results.withLock { r in (0..<selected.count).compactMap { r[$0] } }
+        let summary = BatchSummary(shard: shard, manifestJobs: list.count, jobs: all, seconds: Date().timeIntervalSince(start))
+        emit(.finished(summary))
+        return summary
+    }
+
+    static func runOne(_ job: BatchJob, runner: JobRunner, fingerprinter: Fingerprinter, resources: ResourceLocator?) -> JobResult {
+        let start = Date()
+        let fingerprint = fingerprinter.fingerprint(job, arguments: runner.exportArguments(job), resources: resources)
+        if let state = JobState.isCurrent(output: job.output, fingerprint: fingerprint) {
+            return JobResult(id: job.id, input: job.input, output: job.output, status: .skipped, pages: state.pages,
+                             seconds: Date().timeIntervalSince(start), error: nil, exitCode: nil)
+        }
+        // A stale state must not vouch for whatever the export leaves behind if it fails.
+        unlink(JobState.url(for: job.output).path)
+        var result = runner.run(job)
+        result.seconds = Date().timeIntervalSince(start)
+        if result.status == .done, let fingerprint,
+           let size = (try? FileManager.default.attributesOfItem(atPath: job.output))?[.size] as? Int {
+            do {
+                try JobState(fingerprint: fingerprint, pages: result.pages, outputBytes: size).write(for: job.output)
+            } catch {
+                result.error = "rendered, but \(error); the next run will render it again"
+            }
+        }
+        return result
+    }
+}
+
+/// The account of a run: one entry per job of this shard, in manifest order.
+public struct BatchSummary: Codable, Sendable {
+    public var shard: String
+    public var manifestJobs: Int
+    public var done: Int
+    public var skipped: Int
+    public var failed: Int
+    public var pages: Int
+    public var seconds: Double
+    public var jobs: [JobResult]
+
+    public init(shard: Shard, manifestJobs: Int, jobs: [JobResult], seconds: Double) {
+        self.shard = shard.description
+        self.manifestJobs = manifestJobs
+        self.jobs = jobs
+        self.seconds = seconds
+        done = jobs.filter { $0.status == .done }.count
+        skipped = jobs.filter { $0.status == .skipped }.count
+        failed = jobs.filter { $0.status == .failed }.count
+        pages = jobs.filter { $0.status == .done }.compactMap(\.pages).reduce(0, +)
+    }
+
+    public func json(pretty: Bool) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    /// For people: one line per job that did not simply succeed, then the totals.
+    public var text: String {
+        var lines: [String] = []
+        for j in jobs where j.status == .failed {
+            lines.append("FAILED  \(j.id) (\(j.input)): \(j.error ?? "unknown error")")
+        }
+        let rate = seconds > 0 ? Double(pages) / seconds : 0
+        lines.append(String(format: "%d job(s) in shard %@: %d rendered (%d pages), %d up to date, %d failed; %.1f s, %.1f pages/s",
+                            jobs.count, shard, done, pages, skipped, failed, seconds, rate))
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import CGraphics
+import BookModel
+import BookConfig
+import BookResolve
+
+/// SHA-256 over everything that decides a job's output: the renderer (its executable, themes and
+/// font manifest), the export flags, the book file and the bytes of every image it resolves to,
+/// and the fonts the book brings. Equal fingerprints mean the old output can be kept.
+public struct Fingerprinter: Sendable {
+    /// The part shared by every job of a run: which renderer, with which data files.
+    public let renderer: String
+
+    public init(executable: URL, resources: ResourceLocator?) {
+        let h = Hasher256()
+        h.add("bookrender-batch-1")
+        h.add(file: executable)
+        if let resources {
+            for url in Self.files(under: resources.templates) + [resources.fontManifest] {
+                h.add(url.lastPathComponent)
+                h.add(file: url)
+            }
+        }
+        renderer = h.finish()
+    }
+
+    /// nil when the book cannot be read or resolved: such a job always runs, and its export
+    /// reports the problem.
+    public func fingerprint(_ job: BatchJob, arguments: [String], resources: ResourceLocator?) -> String? {
+        guard let resources else { return nil }
+        let loaded: LoadedBook
+        do { loaded = try BookLoader.load(contentsOf: URL(fileURLWithPath: job.input)) } catch { return nil }
+        let resolver = Resolver(templatesDirectory: resources.templates,
+                                options: .init(theme: job.options.theme, strict: job.options.strict ?? false, profile: job.profile))
+        guard let resolved = try? resolver.resolve(loaded.book, folder: loaded.folder) else { return nil }
+        let h = Hasher256()
+        h.add(renderer)
+        h.add(arguments.joined(separator: "\u{0}"))
+        var file = URL(fileURLWithPath: job.input)
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDir), isDir.boolValue {
+            file = file.appendingPathComponent("book.json")
+        }
+        h.add(file: file)
+        let images = [resolved.cover.image.asset, resolved.mainCharacterImage] + resolved.pages.map(\.image.asset)
+        for asset in images { h.add(asset?.id ?? "-") }
+        for dir in resolved.bookFontDirectories {
+            for url in Self.files(under: dir) { h.add(url.lastPathComponent); h.add(file: url) }
+        }
+        return h.finish()
+    }
+
+    static func files(under folder: URL) -> [URL] {
+        guard let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        return e.compactMap { $0 as? URL }
+            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+            .sorted { $0.path < $1.path }
+    }
+}
+
+/// Incremental SHA-256 through GLib; files are fed in blocks so a large image is never held whole.
+struct Hasher256 {
+    private let checksum = g_checksum_new(G_CHECKSUM_SHA256)
+
+    func add(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.append(0)
+        bytes.withUnsafeBufferPointer { g_checksum_update(checksum, $0.baseAddress, gssize($0.count)) }
+    }
+
+    func add(file url: URL) {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { add("<unreadable>"); return }
+        defer { try? handle.close() }
+        while let block = try? handle.read(upToCount: 1 << 20), !block.isEmpty {
+            block.withUnsafeBytes { g_checksum_update(checksum, $0.bindMemory(to: guchar.self).baseAddress, gssize($0.count)) }
+        }
+        add("<eof>")
+    }
+
+    func finish() -> String {
+        defer { g_checksum_free(checksum) }
+        return String(cString: g_checksum_get_string(checksum))
+    }
+}
+
+/// What a finished job leaves beside its PDF (`.NAME.pdf.batch.json`), so a later run can tell
+/// the output is current. Written to a temporary file and renamed, after the PDF is in place:
+/// a run killed in between leaves a PDF without state, which the next run simply renders again.
+public struct JobState: Codable, Sendable, Equatable {
+    public var fingerprint: String
+    public var pages: Int?
+    public var outputBytes: Int
+
+    public static func url(for output: String) -> URL {
+        let url = URL(fileURLWithPath: output)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).batch.json")
+    }
+
+    public static func read(for output: String) -> JobState? {
+        guard let data = try? Data(contentsOf: url(for: output)) else { return nil }
+        return try? JSONDecoder().decode(JobState.self, from: data)
+    }
+
+    public func write(for output: String) throws {
+        let target = Self.url(for: output)
+        let tmp = target.deletingLastPathComponent().appendingPathComponent(target.lastPathComponent + ".partial-\(getpid())")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try encoder.encode(self).write(to: tmp)
+        guard rename(tmp.path, target.path) == 0 else {
+            unlink(tmp.path)
+            throw BatchError("cannot write \(target.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The state matches and the PDF it describes is still there, at the size it was written.
+    public static func isCurrent(output: String, fingerprint: String?) -> JobState? {
+        guard let fingerprint, let state = read(for: output), state.fingerprint == fingerprint,
+              let size = (try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int,
+              size == state.outputBytes else { return nil }
+        return state
+    }
+}

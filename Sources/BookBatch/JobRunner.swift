@@ -1,0 +1,109 @@
+import Foundation
+import BookConfig
+
+/// How one job ended.
+public struct JobResult: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable { case done, skipped, failed }
+    public var id: String
+    public var input: String
+    public var output: String
+    public var status: Status
+    public var pages: Int?
+    public var seconds: Double
+    /// The export's own error lines (what `bookrender export` printed after "error:"), or why it
+    /// could not be started.
+    public var error: String?
+    public var exitCode: Int32?
+}
+
+/// Runs one job as a child process of the same binary (`bookrender export …`).
+///
+/// A child process rather than a thread: a book that crashes cairo, hangs in Pango or exhausts
+/// memory takes down only its own job; each job gets a fresh font map and fontconfig state
+/// without any care about sharing; its memory returns to the system when it ends; and the job
+/// does exactly what `bookrender export` does, with its exit codes and messages.
+public struct JobRunner: Sendable {
+    public var executable: URL
+    public var timeout: Double?
+
+    public init(executable: URL, timeout: Double? = nil) {
+        self.executable = executable; self.timeout = timeout
+    }
+
+    public func exportArguments(_ job: BatchJob) -> [String] {
+        // One rasterizing thread per job: the batch already runs --jobs books side by side.
+        ["export", job.input, "-o", job.output] + job.options.arguments(profile: job.profile) + ["--workers", "1"]
+    }
+
+    public func run(_ job: BatchJob) -> JobResult {
+        let start = Date()
+        var result = JobResult(id: job.id, input: job.input, output: job.output, status: .failed, pages: nil, seconds: 0,
+                               error: nil, exitCode: nil)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bookrender-batch-\(getpid())-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            try FileManager.default.createDirectory(at: URL(fileURLWithPath: job.output).deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+            let report = scratch.appendingPathComponent("report.json")
+            let errURL = scratch.appendingPathComponent("stderr")
+            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+            let errHandle = try FileHandle(forWritingTo: errURL)
+            let p = Process()
+            let args = exportArguments(job) + ["--report", report.path]
+            // The child dies with the batch (SIGKILL included), so no export outlives a stopped run.
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
+                p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+                p.arguments = ["--pdeathsig", "KILL", "--", executable.path] + args
+            } else {
+                p.executableURL = executable
+                p.arguments = args
+            }
+            p.standardInput = FileHandle.nullDevice
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = errHandle
+            try p.run()
+            let timedOut = TimeoutFlag()
+            if let timeout {
+                let pid = p.processIdentifier
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                    if p.isRunning { timedOut.set(); kill(pid, SIGKILL) }
+                }
+            }
+            p.waitUntilExit()
+            try? errHandle.close()
+            let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
+            result.exitCode = p.terminationStatus
+            if p.terminationReason == .uncaughtSignal {
+                result.error = timedOut.isSet ? "timed out after \(timeout ?? 0) s and was stopped"
+                    : "the export crashed (signal \(p.terminationStatus))" + Self.lastLines(stderr)
+            } else if p.terminationStatus != 0 {
+                let errors = stderr.split(separator: "\n").filter { $0.hasPrefix("error:") || $0.hasPrefix("Error:") }
+                    .map { String($0.drop(while: { $0 != ":" }).dropFirst().trimmingCharacters(in: .whitespaces)) }
+                result.error = errors.isEmpty ? "exit \(p.terminationStatus)" + Self.lastLines(stderr) : errors.joined(separator: "; ")
+            } else {
+                result.status = .done
+                if let data = try? Data(contentsOf: report),
+                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+                    result.pages = object["pageCount"] as? Int
+                }
+            }
+        } catch {
+            result.error = "could not run the export: \(error.localizedDescription)"
+        }
+        result.seconds = Date().timeIntervalSince(start)
+        return result
+    }
+
+    private static func lastLines(_ text: String) -> String {
+        let lines = text.split(separator: "\n").suffix(3)
+        return lines.isEmpty ? "" : ": " + lines.joined(separator: " | ")
+    }
+}
+
+private final class TimeoutFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Reads the list of jobs: a JSON Lines manifest, or a folder of books.
+public enum Manifest {
+    private struct Line: Decodable {
+        var input: String
+        var output: String
+        var profile: String?
+        var options: ExportOptions?
+    }
+
+    /// One JSON object per line: `{"input": "a/book.json", "output": "out/a.pdf", "profile": "kdp",
+    /// "options": {"theme": "memoir", "png": "out/a-pages", "dpi": 150}}`. Blank lines and lines
+    /// starting with `#` are skipped. Relative paths are taken from the manifest's folder, so a
+    /// manifest means the same thing from whatever directory the batch is started.
+    public static func read(jsonLines url: URL) throws -> [BatchJob] {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw BatchError("cannot read the manifest \(url.path): \(error.localizedDescription)")
+        }
+        let base = url.deletingLastPathComponent()
+        var jobs: [BatchJob] = []
+        let decoder = JSONDecoder()
+        for (n, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let text = raw.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty || text.hasPrefix("#") { continue }
+            let line: Line
+            do { line = try decoder.decode(Line.self, from: Data(text.utf8)) } catch {
+                throw BatchError("\(url.lastPathComponent):\(n + 1): not a job (\"input\" and \"output\" are required): \(describe(error))")
+            }
+            var options = line.options ?? ExportOptions()
+            if let png = options.png { options.png = absolute(png, base) }
+            jobs.append(BatchJob(id: "line \(n + 1)", index: jobs.count, input: absolute(line.input, base),
+                                 output: absolute(line.output, base), profile: line.profile, options: options))
+        }
+        return jobs
+    }
+
+    /// Every book in `folder`: each `*.json` file directly in it and each sub-folder holding a
+    /// `book.json`, in name order; each PDF is named after its book and written to `outputFolder`.
+    public static func read(folder: URL, outputFolder: URL, profile: String?, options: ExportOptions) throws -> [BatchJob] {
+        let fm = FileManager.default
+        let names: [String]
+        do { names = try fm.contentsOfDirectory(atPath: folder.path).sorted() } catch {
+            throw BatchError("cannot list the folder \(folder.path): \(error.localizedDescription)")
+        }
+        var jobs: [BatchJob] = []
+        for name in names where !name.hasPrefix(".") {
+            let url = folder.appendingPathComponent(name)
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { continue }
+            let input: URL, stem: String
+            if isDir.boolValue {
+                input = url.appendingPathComponent("book.json")
+                guard fm.fileExists(atPath: input.path) else { continue }
+                stem = name
+            } else if name.hasSuffix(".json") {
+                input = url
+                stem = String(name.dropLast(5))
+            } else { continue }
+            var o = options
+            if options.png != nil { o.png = outputFolder.appendingPathComponent(stem + "-pages").path }
+            jobs.append(BatchJob(id: isDir.boolValue ? name + "/book.json" : name, index: jobs.count, input: input.path,
+                                 output: outputFolder.appendingPathComponent(stem + ".pdf").path, profile: profile, options: o))
+        }
+        let outputs = Dictionary(grouping: jobs, by: \.output).filter { $0.value.count > 1 }
+        if let clash = outputs.first {
+            throw BatchError("\(clash.value.map(\.id).joined(separator: " and ")) would both write \(clash.key); rename one")
+        }
+        return jobs
+    }
+
+    static func absolute(_ path: String, _ base: URL) -> String {
+        path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): "missing \"\(key.stringValue)\""
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            "\"\(c.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type"
+        case DecodingError.dataCorrupted(let c): c.debugDescription
+        default: "\(error)"
+        }
+    }
+}

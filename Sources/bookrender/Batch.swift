@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import BookConfig
+import BookBatch
+
+struct Batch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render many books: a JSON Lines manifest or a folder of books, several at a time.",
+        discussion: """
+        Each book is rendered by its own `bookrender export` process, so a book that fails (or \
+        crashes) fails alone. A job whose inputs (book, images, options, renderer) are unchanged \
+        since its PDF was written is skipped. Events go to stdout as JSON Lines unless both \
+        stdout and stderr are a terminal, where a progress bar is drawn instead. Exit codes: 0 \
+        every job rendered or up to date, 1 at least one job failed, 64 bad command line, 66 the \
+        manifest or folder cannot be read. See docs/batch.md.
+        """)
+
+    @Argument(help: "A manifest (.jsonl: one {\"input\", \"output\", \"profile\", \"options\"} per line) or a folder of books.")
+    var source: String
+
+    @Option(name: .customLong("output-dir"), help: "For a folder of books: where the PDFs go (NAME.pdf).")
+    var outputDir: String?
+
+    @Option(name: .long, help: "Books rendered at the same time (default: one per core).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(name: .long, help: "Run only part of the jobs: K/N takes every job whose manifest position i has i mod N = K-1.")
+    var shard: String?
+
+    @Option(name: .long, help: "Split into N shards and pick this run's from JOB_COMPLETION_INDEX (Kubernetes) or SLURM_ARRAY_TASK_ID (0-based).")
+    var shards: Int?
+
+    @Option(name: .long, help: "For a folder of books: the print profile for every book.")
+    var profile: String?
+
+    @Option(name: .long, help: "For a folder of books: also write page PNGs (NAME-pages/) at this DPI.")
+    var pngDpi: Double?
+
+    @Option(name: .long, help: "Stop a job that runs longer than this many seconds (it fails; the rest go on).")
+    var timeout: Double?
+
+    @Option(name: .long, help: "Write the summary (per-job status, pages, time, errors) as JSON to this file.")
+    var summary: String?
+
+    @Flag(name: .long, help: "JSON Lines events on stdout even on a terminal.")
+    var events = false
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if shard != nil && shards != nil { throw ValidationError("give --shard K/N or --shards N, not both") }
+        if let timeout, timeout <= 0 { throw ValidationError("--timeout must be positive") }
+    }
+
+    func run() throws {
+        let sourceURL = URL(fileURLWithPath: source)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: sourceURL.path, isDirectory: &isDir) else {
+            Console.error("error: \(source) does not exist")
+            throw ExitCode(66)
+        }
+        let part: Shard
+        let list: [BatchJob]
+        do {
+            if let shard { part = try Shard(parsing: shard) }
+            else if let shards { part = try Shard(count: shards, environment: ProcessInfo.processInfo.environment) }
+            else { part = .all }
+        } catch { throw ValidationError("\(error)") }
+        do {
+            if isDir.boolValue {
+                guard let outputDir else { throw ValidationError("a folder of books needs --output-dir") }
+                let options = ExportOptions(png: pngDpi == nil ? nil : "", dpi: pngDpi)
+                list = try Manifest.read(folder: sourceURL, outputFolder: URL(fileURLWithPath: outputDir), profile: profile, options: options)
+            } else {
+                list = try Manifest.read(jsonLines: sourceURL)
+            }
+        } catch let e as BatchError {
+            Console.error("error: \(e)")
+            throw ExitCode(66)
+        }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let console = BatchConsole(style: events ? .jsonLines : BatchConsole.defaultStyle)
+        let result = BatchRunner(runner: JobRunner(executable: executable, timeout: timeout), jobs: jobs,
+                                 resources: try? ResourceLocator.locate())
+            .run(list, shard: part) { console.handle($0) }
+        if let summary {
+            do { try result.json(pretty: true).write(to: URL(fileURLWithPath: summary), options: .atomic) } catch {
+                Console.error("error: cannot write the summary \(summary): \(error.localizedDescription)")
+            }
+        }
+        Console.error(result.text)
+        if result.failed > 0 { throw ExitCode(1) }
+    }
+}
