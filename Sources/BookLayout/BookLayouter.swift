@@ -60,6 +60,7 @@ public struct BookLayouter {
         tree.chapters = chapters
         tree.language = book.language
         tree.subtitle = book.book.subtitle
+        tree.keywords = [book.book.kind.rawValue] + [book.book.artStyle].compactMap { $0 }
         tree.margins = book.margins
         return tree
     }

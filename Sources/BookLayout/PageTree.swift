@@ -21,6 +21,8 @@ public struct PageTree {
     /// The margins the pages were laid out with (the gutter may have grown for print).
     public var margins = ResolvedMargins(top: 0, bottom: 0, inner: 0, outer: 0)
     public var subtitle: String?
+    /// For the PDF's keywords: the kind of book, its art style.
+    public var keywords: [String] = []
 }
 
 public enum PageSide: String, Sendable { case left, right }

@@ -32,7 +32,8 @@ public enum PrintPDF {
         let date = PDFDate(iso8601: tree.created ?? "") ?? PDFDate(iso8601: PDFWriter.fallbackDate)
         var plan = FinishingPlan(
             pages: boxes,
-            info: .init(title: tree.title, author: tree.author, subject: tree.subtitle, creator: "bookrender",
+            info: .init(title: tree.title, author: tree.author, subject: tree.subtitle,
+                        keywords: tree.keywords.isEmpty ? nil : tree.keywords, creator: "bookrender",
                         creationDate: date, modificationDate: date),
             language: tree.language)
         guard let profile else { return plan }

@@ -126,4 +126,29 @@ import BookTestSupport
         let text = try run("pdftotext", ["-raw", pdf, "-"]).stdout
         #expect(text.components(separatedBy: "Thick").count - 1 == 3, "title on back, front and spine: \(text)")
     }
+
+    @Test func proofCarriesMetadataOutlineFromChaptersAndPageLabels() throws {
+        let dir = try temporaryDirectory("structure")
+        let pdf = dir.appendingPathComponent("proof.pdf").path
+        #expect(try bookrender(["export", sample("memoir"), "-o", pdf, "--profile", "proof"]).status == 0)
+        let info = try run("pdfinfo", [pdf]).stdout
+        for field in ["Title:           The Kitchen Table Years", "Author:          Ruth Hale", "Subject:         A life in three rooms",
+                      "Keywords:        memoir", "CreationDate:    Thu Mar 14 18:30:00 2024 UTC"] {
+            #expect(info.contains(field), "\(field) missing from\n\(info)")
+        }
+        struct Outline: Decodable { var title: String; var destpageposfrom1: Int }
+        struct Labels: Decodable { var index: Int; var label: [String: LabelValue] }
+        enum LabelValue: Decodable { case s(String), i(Int)
+            init(from d: Decoder) throws { let c = try d.singleValueContainer(); if let i = try? c.decode(Int.self) { self = .i(i) } else { self = .s(try c.decode(String.self)) } } }
+        struct Doc: Decodable { var outlines: [Outline]; var pagelabels: [Labels] }
+        let json = try run("qpdf", ["--json", "--json-key=outlines", "--json-key=pagelabels", pdf]).stdoutData
+        let doc = try JSONDecoder().decode(Doc.self, from: json)
+        #expect(doc.outlines.map(\.title) == ["The House on Linden Street", "Summers at Birch Lake", "What the Kitchen Knew"])
+        #expect(doc.outlines.allSatisfy { $0.destpageposfrom1 % 2 == 1 }, "chapters open on right-hand (odd) pages")
+        #expect(doc.pagelabels.map(\.index) == [0, 1])
+        let plain = dir.appendingPathComponent("plain.pdf").path
+        #expect(try bookrender(["export", sample("memoir"), "-o", plain, "--profile", "kdp"]).status == 0)
+        let kdp = try JSONDecoder().decode(Doc.self, from: try run("qpdf", ["--json", "--json-key=outlines", "--json-key=pagelabels", plain]).stdoutData)
+        #expect(kdp.outlines.isEmpty && kdp.pagelabels.isEmpty, "KDP wants no bookmarks")
+    }
 }
