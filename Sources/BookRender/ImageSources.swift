@@ -21,9 +21,14 @@ protocol ImageSources: AnyObject {
 
 /// For the PDF: JPEGs travel as their own bytes (cairo's JPEG mime data on an undecoded surface of
 /// the right size), one object per distinct image through the unique-id mime type; everything else
-/// is decoded once per document and handed to cairo as pixels.
+/// is decoded and handed to cairo as pixels.
+///
+/// Only the last few images are kept. cairo holds its own reference to each surface until the
+/// page that uses it is written, and remembers every unique id it has written for the whole
+/// document, so a JPEG that comes back after being evicted is still stored once (the same bytes);
+/// keeping them all would hold every image of the book until the PDF is finished.
 final class PDFImageSources: ImageSources {
-    private var cache: [String: (owner: AnyObject, surface: ImageSurface)] = [:]
+    private var cache = BoundedCache<(owner: AnyObject, surface: ImageSurface)>(limit: 64 << 20)
     var padsEdges: Bool { false }
 
     func surface(for box: ImageBox) throws -> ImageSurface {
@@ -32,10 +37,13 @@ final class PDFImageSources: ImageSources {
         let w = asset.info.pixelWidth, h = asset.info.pixelHeight
         let owner: AnyObject
         let s: ImageSurface
+        let cost: Int
         if asset.passesThroughToPDF {
             let blank = BlankSurface(width: w, height: h)
-            try blank.attach(jpeg: asset.data, uniqueID: asset.id)
+            let jpeg = asset.data
+            try blank.attach(jpeg: jpeg, uniqueID: asset.id)
             owner = blank
+            cost = jpeg.count
             s = ImageSurface(surface: blank.surface, pixelWidth: w, pixelHeight: h, storedWidth: w, storedHeight: h)
         } else {
             let decoded = try ImageDecoder.decode(asset.data, info: asset.info)
@@ -47,10 +55,42 @@ final class PDFImageSources: ImageSources {
                                             UInt(buf.count), free, copy)
             }
             owner = decoded
+            cost = decoded.width * decoded.height * 4
             s = ImageSurface(surface: decoded.surface, pixelWidth: decoded.width, pixelHeight: decoded.height, storedWidth: w, storedHeight: h)
         }
-        cache[asset.id] = (owner, s)
+        cache.insert((owner, s), for: asset.id, cost: cost)
         return s
+    }
+}
+
+/// Keeps the most recently used values up to a total cost (bytes), always at least the newest one.
+struct BoundedCache<Value> {
+    let limit: Int
+    private var entries: [String: (value: Value, cost: Int, used: Int)] = [:]
+    private var total = 0
+    private var clock = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    subscript(key: String) -> Value? {
+        mutating get {
+            guard var e = entries[key] else { return nil }
+            clock += 1
+            e.used = clock
+            entries[key] = e
+            return e.value
+        }
+    }
+
+    mutating func insert(_ value: Value, for key: String, cost: Int) {
+        clock += 1
+        if let old = entries[key] { total -= old.cost }
+        entries[key] = (value, cost, clock)
+        total += cost
+        while total > limit, entries.count > 1, let oldest = entries.min(by: { $0.value.used < $1.value.used }) {
+            entries[oldest.key] = nil
+            total -= oldest.value.cost
+        }
     }
 }
 
@@ -64,9 +104,10 @@ final class BlankSurface {
     }
 
     func attach(jpeg: Data, uniqueID: String) throws {
-        for (type, bytes) in [(CAIRO_MIME_TYPE_JPEG, [UInt8](jpeg)), (CAIRO_MIME_TYPE_UNIQUE_ID, Array(uniqueID.utf8))] {
+        // Straight from the (mapped) file into cairo's copy, with no array in between.
+        for (type, bytes) in [(CAIRO_MIME_TYPE_JPEG, jpeg), (CAIRO_MIME_TYPE_UNIQUE_ID, Data(uniqueID.utf8))] {
             let copy = malloc(max(bytes.count, 1))!
-            bytes.withUnsafeBytes { _ = memcpy(copy, $0.baseAddress!, bytes.count) }
+            bytes.withUnsafeBytes { if let base = $0.baseAddress { _ = memcpy(copy, base, bytes.count) } }
             let status = cairo_surface_set_mime_data(surface, type, copy.assumingMemoryBound(to: UInt8.self), UInt(bytes.count), free, copy)
             guard status == CAIRO_STATUS_SUCCESS else {
                 free(copy)
@@ -79,10 +120,12 @@ final class BlankSurface {
 }
 
 /// For PNG pages: each image decoded once per size the pages need, at the smallest libjpeg scale
-/// that still covers the drawn size, and reused across pages by content hash.
+/// that still covers the drawn size, and reused across pages by content hash while it is among
+/// the recently used (a full-bleed page at 150 dpi is about 7 MB of pixels, so keeping every one
+/// would grow with the book).
 final class RasterImageSources: ImageSources {
     let dpi: Double
-    private var cache: [String: (owner: DecodedImage, surface: ImageSurface)] = [:]
+    private var cache = BoundedCache<(owner: DecodedImage, surface: ImageSurface)>(limit: 96 << 20)
     var padsEdges: Bool { true }
 
     init(dpi: Double) { self.dpi = dpi }
@@ -98,7 +141,7 @@ final class RasterImageSources: ImageSources {
         let decoded = try ImageDecoder.decode(box.asset.data, info: info, minWidth: minW, minHeight: minH)
         let s = ImageSurface(surface: decoded.surface, pixelWidth: decoded.width, pixelHeight: decoded.height,
                              storedWidth: info.pixelWidth, storedHeight: info.pixelHeight)
-        cache[key] = (decoded, s)
+        cache.insert((decoded, s), for: key, cost: decoded.width * decoded.height * 4)
         return s
     }
 }

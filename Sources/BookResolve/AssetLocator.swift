@@ -25,10 +25,12 @@ public struct AssetLocator: Sendable {
         case .path(let relative):
             let url = try confined(relative, jsonPath: jsonPath)
             guard FileManager.default.fileExists(atPath: url.path) else { return .missing(path: relative) }
-            guard let data = FileManager.default.contents(atPath: url.path) else {
+            // Mapped, not copied: only the id and the header are needed now, and the pages are
+            // dropped when `data` goes, so resolving a book of 300 photos never holds them all.
+            guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else {
                 throw ResolveError("\(jsonPath): cannot read \(relative) (check its permissions)")
             }
-            return .found(try probe(data, origin: relative, jsonPath: jsonPath))
+            return .found(try probe(data, file: url, origin: relative, jsonPath: jsonPath))
         }
     }
 
@@ -44,9 +46,11 @@ public struct AssetLocator: Sendable {
         return url
     }
 
-    private func probe(_ data: Data, origin: String, jsonPath: String) throws(ResolveError) -> ImageAsset {
+    private func probe(_ data: Data, file: URL? = nil, origin: String, jsonPath: String) throws(ResolveError) -> ImageAsset {
         do {
-            return ImageAsset(data: data, info: try ImageProbe.probe(data), origin: origin)
+            let info = try ImageProbe.probe(data)
+            if let file { return ImageAsset(file: file, data: data, info: info, origin: origin) }
+            return ImageAsset(data: data, info: info, origin: origin)
         } catch {
             throw ResolveError("\(jsonPath): \(origin) is not a usable image: \(error)")
         }

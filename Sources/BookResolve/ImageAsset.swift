@@ -3,18 +3,46 @@ import CGraphics
 
 /// An image's bytes, what its header says, and where it came from. Immutable, shared by every page
 /// and output that draws it; `id` (SHA-256 of the bytes) dedups repeated images in the PDF.
+///
+/// A file's bytes are not kept: the page tree holds every asset of the book for as long as it
+/// renders, so holding bytes would make memory grow with the book. `data` maps the file again
+/// each time a drawer needs it (the page cache makes that cheap), and the mapping goes away with
+/// the last `Data` that uses it.
 public final class ImageAsset: Sendable {
-    public let data: Data
+    private enum Storage: Sendable {
+        case bytes(Data)
+        case file(URL)
+    }
+    private let storage: Storage
     public let info: ImageInfo
     /// "images/fox.jpg" or "inline image at $.pages[3].image": what an error or report names.
     public let origin: String
     public let id: String
 
+    /// Bytes that live nowhere else (an inline image).
     public init(data: Data, info: ImageInfo, origin: String) {
-        self.data = data
+        self.storage = .bytes(data)
         self.info = info
         self.origin = origin
         self.id = ImageAsset.sha256(data)
+    }
+
+    /// An image file; `data` is its content as read now (ideally mapped), used for the id and
+    /// then let go.
+    public init(file: URL, data: Data, info: ImageInfo, origin: String) {
+        self.storage = .file(file)
+        self.info = info
+        self.origin = origin
+        self.id = ImageAsset.sha256(data)
+    }
+
+    /// The image's bytes. For a file, read again (mapped); if it has become unreadable since it
+    /// was resolved, empty, which the decoder reports as a broken image naming its page.
+    public var data: Data {
+        switch storage {
+        case .bytes(let d): return d
+        case .file(let url): return (try? Data(contentsOf: url, options: .alwaysMapped)) ?? Data()
+        }
     }
 
     /// JPEGs go into the PDF byte for byte, except CMYK/YCCK ones: cairo 1.16 writes those without
