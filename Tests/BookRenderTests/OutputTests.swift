@@ -38,7 +38,7 @@ import BookTestSupport
         let (book, dir, images) = try makeBook()
         let tree = try TestPipeline.layout(book, folder: dir)
         let pdf = dir.appendingPathComponent("out.pdf")
-        try PDFWriter.write(tree, to: pdf)
+        try PrintPDF.write(tree, to: pdf)
 
         let info = try run("pdfinfo", [pdf.path]).stdout
         #expect(info.contains("Page size:       432 x 648 pts"))
@@ -77,7 +77,7 @@ import BookTestSupport
         let (book, dir, _) = try makeBook()
         let tree = try TestPipeline.layout(book, folder: dir)
         let pdf = dir.appendingPathComponent("out.pdf")
-        try PDFWriter.write(tree, to: pdf)
+        try PrintPDF.write(tree, to: pdf)
         // Rasterize the CMYK photo page with poppler and sample the photo's centre: red, not cyan.
         let cmykPage = try #require(tree.pages.first { $0.text.contains("CMYK") })
         let box = try #require(cmykPage.images.first)
@@ -98,14 +98,14 @@ import BookTestSupport
         for run in 0..<2 {
             let tree = try TestPipeline.layout(book, folder: dir)
             let pdf = dir.appendingPathComponent("run\(run).pdf")
-            try PDFWriter.write(tree, to: pdf)
+            try PrintPDF.write(tree, to: pdf)
             pdfs.append(try Data(contentsOf: pdf))
             let files = try PNGPageWriter(dpi: 40).write(tree, to: dir.appendingPathComponent("png\(run)"))
             pngs.append(try files.map { try Data(contentsOf: $0) })
         }
         #expect(pdfs[0] == pdfs[1])
         #expect(pngs[0] == pngs[1])
-        #expect(String(decoding: pdfs[0], as: UTF8.self).contains("20230405060708"), "the PDF's date is the book's, not the clock's")
+        #expect(String(decoding: pdfs[0], as: UTF8.self).contains("D:20230405060708"), "the PDF's date is the book's, not the clock's")
     }
 
     @Test func parallelRasterWritesTheSameFilesAsSerial() throws {
@@ -142,7 +142,7 @@ import BookTestSupport
         let (book, dir, _) = try makeBook()
         let tree = try TestPipeline.layout(book, folder: dir)
         let pdf = dir.appendingPathComponent("out.pdf")
-        try PDFWriter.write(tree, to: pdf)
+        try PrintPDF.write(tree, to: pdf)
         let page = try #require(tree.pages.first { $0.role == .text })
         let text = try run("pdftotext", ["-layout", "-enc", "UTF-8", "-f", "\(page.number)", "-l", "\(page.number)", pdf.path, "-"]).stdout
         let pdfLines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
