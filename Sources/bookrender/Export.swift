@@ -45,6 +45,11 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: "Threads rasterizing PNG pages (default: one per core). The files are the same whatever the number.")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Flag(name: .long, help: "First generate the missing illustrations (as `bookrender illustrate` does).")
+    var fillMissing = false
+
+    @OptionGroup(title: "With --fill-missing") var illustrate: IllustrateFlags
+
     func validate() throws {
         guard dpi >= 10, dpi <= 1200 else { throw ValidationError("--dpi must be between 10 and 1200") }
         guard output.lowercased().hasSuffix(".pdf") else { throw ValidationError("--output must name a .pdf file") }
@@ -54,6 +59,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         do {
+            let book = fillMissing ? try illustrate.fill(self.book) : self.book
             let pipeline = Pipeline(theme: theme, strict: strict, profile: profile)
             let loaded = try pipeline.load(book)
             let (resolved, resources) = try pipeline.resolve(loaded)

@@ -1,0 +1,55 @@
+import Foundation
+import BookModel
+
+/// The book being filled in. Every new picture is written into the book file at once (atomically),
+/// so a crash loses at most the picture being made.
+actor BookFile {
+    private(set) var book: Book
+    let url: URL
+    let folder: URL
+    let writes: Bool
+
+    init(book: Book, url: URL, folder: URL, writes: Bool) {
+        self.book = book; self.url = url; self.folder = folder; self.writes = writes
+    }
+
+    /// Writes the picture under images/ (never over a file that exists: names carry the content hash)
+    /// and points the job's place in the book at it.
+    func store(_ data: Data, for job: IllustrationJob) throws -> String {
+        let ext = data.starts(with: [0xFF, 0xD8, 0xFF]) ? "jpg" : "png"
+        let safe = String(job.key.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+        let path = "images/generated-\(safe)-\(Digest.sha256(data).prefix(12)).\(ext)"
+        let target = folder.appendingPathComponent(path)
+        if writes, !FileManager.default.fileExists(atPath: target.path) { try AtomicFile.write(data, to: target) }
+        return path
+    }
+
+    /// Only fills an empty place: a picture the user supplied is never replaced.
+    func apply(_ path: String, to job: IllustrationJob) throws {
+        switch job.kind {
+        case .character:
+            guard book.characters?.main != nil, book.characters?.main?.image == nil else { return }
+            book.characters!.main!.image = .path(path)
+        case .cover:
+            guard book.cover?.photo == nil else { return }
+            if book.cover == nil { book.cover = Cover(title: book.title, subtitle: book.subtitle) }
+            book.cover!.photo = .path(path)
+        case .page:
+            guard let i = job.pageIndex, book.pages.indices.contains(i), book.pages[i].image == nil else { return }
+            book.pages[i].image = .path(path)
+        }
+        if writes { try AtomicFile.write(try BookExporter.encode(book), to: url) }
+    }
+
+    func imageData(_ ref: ImageRef?) -> (Data, String)? {
+        switch ref {
+        case .inline(let d)?: return (d, "inline image")
+        case .path(let p)?: return (try? Data(contentsOf: folder.appendingPathComponent(p))).map { ($0, p) }
+        case nil: return nil
+        }
+    }
+
+    func mainCharacterImage() -> (Data, String)? { imageData(book.characters?.main?.image) }
+    func pageImage(_ index: Int) -> (Data, String)? { book.pages.indices.contains(index) ? imageData(book.pages[index].image) : nil }
+    func coverPhoto() -> (Data, String)? { imageData(book.cover?.photo) }
+}

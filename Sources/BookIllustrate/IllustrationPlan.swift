@@ -1,0 +1,65 @@
+import Foundation
+import BookModel
+import BookConfig
+
+/// Which pictures a book still needs, in the order a reader meets them.
+public struct IllustrationPlan: Sendable {
+    /// The main character's reference, when the book has a main character but no picture of it.
+    public var character: IllustrationJob?
+    /// Cover and the first page: they block a reader, so they go first.
+    public var first: [IllustrationJob]
+    /// The rest in reading order; they wait for the first page, which is their style reference.
+    public var rest: [IllustrationJob]
+    /// The first illustrated page (generated or not): the style reference for the others.
+    public var firstPageIndex: Int?
+    /// The key of the first page when it is itself to be generated.
+    public var firstPageJob: String?
+    /// Jobs left out by --max-images.
+    public var skipped: [IllustrationJob] = []
+
+    public var all: [IllustrationJob] { (character.map { [$0] } ?? []) + first + rest }
+
+    public init(book: Book, trim: TrimSize, maxImages: Int? = nil) {
+        let page = AspectRatio(width: trim.width, height: trim.height)
+        let spread = AspectRatio(width: trim.width * 2, height: trim.height)
+        let pictured: Set<PageType> = [.illustration, .spread]
+
+        character = nil
+        if let main = book.characters?.main, main.image == nil {
+            character = IllustrationJob(kind: .character, key: "character", scene: main.description ?? main.name,
+                                        aspect: AspectRatio(width: 3, height: 4), label: "main character \(main.name)")
+        }
+        var cover: IllustrationJob?
+        if book.kind == .storybook, book.cover?.photo == nil {
+            cover = IllustrationJob(kind: .cover, key: "cover", scene: book.cover?.subtitle ?? "", aspect: page, label: "cover")
+        }
+        var pages: [IllustrationJob] = []
+        let firstIndex = book.pages.firstIndex { pictured.contains($0.type) }
+        firstPageIndex = firstIndex
+        for (i, p) in book.pages.enumerated() where pictured.contains(p.type) && p.image == nil {
+            let scene = [p.scene, p.text, p.caption, [p.leftText, p.rightText].compactMap { $0 }.joined(separator: " ")]
+                .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty } ?? ""
+            guard !scene.isEmpty else { continue }
+            pages.append(IllustrationJob(kind: .page, key: p.id ?? "page-\(i + 1)", pageIndex: i, scene: scene,
+                                         aspect: p.type == .spread ? spread : page,
+                                         label: "page \(i + 1) of \(book.pages.count)"))
+        }
+        let firstKey = pages.first { $0.pageIndex == firstIndex }?.key
+        firstPageJob = firstKey
+        first = (cover.map { [$0] } ?? []) + pages.filter { $0.key == firstKey }
+        rest = pages.filter { $0.key != firstKey }
+
+        if var budget = maxImages {
+            func take(_ jobs: [IllustrationJob]) -> [IllustrationJob] {
+                let kept = Array(jobs.prefix(max(0, budget)))
+                skipped += jobs.dropFirst(kept.count)
+                budget -= kept.count
+                return kept
+            }
+            if let c = character { character = take([c]).first }
+            first = take(first)
+            rest = take(rest)
+            if let f = firstPageJob, !first.contains(where: { $0.key == f }) { firstPageJob = nil }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import BookModel
+import BookConfig
+import BookResolve
+
+/// How a run is set up.
+public struct IllustrateOptions: Sendable {
+    public var provider: ProviderSettings
+    public var concurrency: Int
+    public var maxImages: Int?
+    public var resolution: Resolution
+    public var dryRun: Bool
+    public var cache: IllustrationCache
+    public var retry: RetryPolicy
+    /// Progress and failures (stderr in the CLI).
+    public var log: @Sendable (String) -> Void
+    /// The --dry-run listing (stdout in the CLI).
+    public var output: @Sendable (String) -> Void
+
+    public init(provider: ProviderSettings, concurrency: Int = 4, maxImages: Int? = nil, resolution: Resolution = .print,
+                dryRun: Bool = false, cache: IllustrationCache = IllustrationCache(directory: IllustrationCache.defaultDirectory()),
+                retry: RetryPolicy = RetryPolicy(), log: @escaping @Sendable (String) -> Void = { _ in },
+                output: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.provider = provider; self.concurrency = max(1, concurrency); self.maxImages = maxImages
+        self.resolution = resolution; self.dryRun = dryRun; self.cache = cache; self.retry = retry
+        self.log = log; self.output = output
+    }
+}
+
+public struct IllustrateSummary: Sendable {
+    /// The book file holding the pictures: the input for a book.json, a new file beside an app's file.
+    public var bookFile: URL
+    public var journalFile: URL
+    public var needed: Int
+    public var calls: Int
+    public var cacheHits: Int
+    /// Pictures taken from the journal of an interrupted run.
+    public var resumed: Int
+    public var ready: Int
+    public var failures: [(label: String, reason: String)]
+    public var skipped: Int
+
+    public var lines: [String] {
+        var out = ["illustrate: \(ready) of \(needed) picture(s) ready; \(calls) call(s) made, \(cacheHits) cache hit(s)"
+                   + (resumed > 0 ? ", \(resumed) resumed from the journal" : "")
+                   + (failures.isEmpty ? ", no failures" : ", \(failures.count) failed")
+                   + (skipped > 0 ? ", \(skipped) left for later (--max-images)" : "")]
+        for f in failures { out.append("  failed: \(f.label): \(f.reason) (its placeholder stays)") }
+        return out
+    }
+}
+
+/// Counters shared by the concurrent jobs.
+actor RunCounters {
+    var calls = 0, cacheHits = 0, resumed = 0, ready = 0, finished = 0
+    var failures: [(label: String, reason: String)] = []
+    func call() { calls += 1 }
+    func hit() { cacheHits += 1 }
+    func resume() { resumed += 1 }
+    func done(_ ok: Bool) -> Int { if ok { ready += 1 }; finished += 1; return finished }
+    func fail(_ label: String, _ reason: String) { failures.append((label, reason)) }
+}
+
+public enum Illustrator {
+    /// For synchronous callers (the CLI's commands): runs `run` and waits for it.
+    public static func runBlocking(bookAt url: URL, options: IllustrateOptions) throws -> IllustrateSummary {
+        let box = ResultBox()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do { box.result = .success(try await run(bookAt: url, options: options)) } catch { box.result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+
+    public static func run(bookAt url: URL, options: IllustrateOptions) async throws -> IllustrateSummary {
+        let loaded = try BookLoader.load(contentsOf: url)
+        var book = loaded.book
+        var bookFile = url.hasDirectoryPath || url.pathExtension.isEmpty && FileManager.default.fileExists(atPath: url.appendingPathComponent("book.json").path)
+            ? url.appendingPathComponent("book.json") : url
+        if loaded.source != .bookJSON {
+            // The app's own file is never rewritten: the filled book goes beside it.
+            let derived = bookFile.deletingPathExtension().appendingPathExtension("book.json")
+            if let existing = try? BookLoader.load(contentsOf: derived), existing.source == .bookJSON { book = existing.book }
+            bookFile = derived
+            if !options.dryRun { options.log("illustrate: \(url.lastPathComponent) is a \(loaded.source); the filled book is written to \(derived.lastPathComponent) beside it, the app's file is left as it is") }
+        }
+        let journalURL = bookFile.deletingPathExtension().appendingPathExtension("illustrate.json")
+        let key = options.provider.apiKey
+        if options.provider.name != .local, key.isEmpty, !options.dryRun {
+            throw IllustrateError("\(options.provider.name.keyVariable ?? "the API key") is not set")
+        }
+
+        let (trim, palette) = Self.trimAndPalette(book)
+        var settings = options.provider
+        if settings.palette.isEmpty { settings.palette = palette }
+        let provider = settings.makeProvider()
+        let plan = IllustrationPlan(book: book, trim: trim, maxImages: options.maxImages)
+        let bookActor = BookFile(book: book, url: bookFile, folder: loaded.folder, writes: !options.dryRun)
+        let journal = Journal(url: journalURL, book: bookFile.lastPathComponent, provider: provider.name, model: provider.model, writes: !options.dryRun)
+        let context = JobContext(provider: provider, builder: PromptBuilder(book: book), book: bookActor, journal: journal,
+                                 options: options, plan: plan, counters: RunCounters(), total: plan.all.count, key: key)
+
+        if options.dryRun {
+            await DryRun.print(plan: plan, context: context)
+            return IllustrateSummary(bookFile: bookFile, journalFile: journalURL, needed: plan.all.count, calls: 0, cacheHits: 0,
+                                     resumed: 0, ready: 0, failures: [], skipped: plan.skipped.count)
+        }
+        for job in plan.all { try await journal.set(job.key, label: job.label, .pending) }
+        if plan.all.isEmpty { options.log("illustrate: every page already has its picture") }
+        else { options.log("illustrate: \(plan.all.count) picture(s) to make with \(provider.name) (\(provider.model)), \(options.concurrency) at a time") }
+
+        // Everything depends on the character's picture, so it is made alone, first.
+        if let c = plan.character { await context.run(c) }
+        await schedule(plan: plan, context: context)
+
+        let c = context.counters
+        let summary = IllustrateSummary(bookFile: bookFile, journalFile: journalURL, needed: plan.all.count, calls: await c.calls,
+                                        cacheHits: await c.cacheHits, resumed: await c.resumed, ready: await c.ready,
+                                        failures: await c.failures, skipped: plan.skipped.count)
+        summary.lines.forEach { options.log(redact($0, key: key)) }
+        return summary
+    }
+
+    /// Cover and first page first; the others in reading order once the first page (their style
+    /// reference) is settled; never more than `concurrency` at once.
+    static func schedule(plan: IllustrationPlan, context: JobContext) async {
+        var ready = plan.first
+        var gated = plan.rest
+        if plan.firstPageJob == nil { ready += gated; gated = [] }
+        let limit = context.options.concurrency
+        await withTaskGroup(of: String.self) { group in
+            var inFlight = 0
+            while true {
+                while inFlight < limit, !ready.isEmpty {
+                    let job = ready.removeFirst()
+                    inFlight += 1
+                    try? await context.journal.set(job.key, label: job.label, .scheduled)
+                    group.addTask { await context.run(job); return job.key }
+                }
+                guard let finished = await group.next() else { break }
+                inFlight -= 1
+                if finished == plan.firstPageJob { ready += gated; gated = [] }
+            }
+        }
+    }
+
+    /// The trim (for aspect ratios) and the palette (for the local provider) from the book's theme.
+    static func trimAndPalette(_ book: Book) -> (TrimSize, [String]) {
+        var tokens: DesignTokens?
+        if let resources = try? ResourceLocator.locate(),
+           let theme = try? Theme.load(named: book.theme ?? Theme.defaultName(for: book.kind), from: resources.templates) {
+            tokens = try? theme.tokens(overriddenBy: book.tokens)
+        }
+        let trim = (try? TrimSize.resolve(book.format?.trim, pageAspect: tokens?.sizing.pageAspect ?? "3:4")) ?? .default
+        guard let p = tokens?.palette else { return (trim, []) }
+        let accent = book.cover?.accent ?? p.accent.hex
+        return (trim, [p.wash.hex, accent, p.muted.hex, p.spine.hex, p.ink.hex, p.background.hex])
+    }
+}
+
+final class ResultBox: @unchecked Sendable {
+    var result: Result<IllustrateSummary, any Error>?
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Each picture's state, written beside the book (atomically, on every change) so a run killed at
+/// any point can be resumed without paying again for what was already made.
+public struct JournalEntry: Codable, Sendable, Equatable {
+    public enum State: String, Codable, Sendable { case pending, scheduled, generating, retrying, ready, failed }
+    public var label: String
+    public var state: State
+    /// The attempt under way (or the one that will follow a `retrying`).
+    public var attempt: Int?
+    /// Relative to the book's folder, once ready.
+    public var image: String?
+    /// The content address of the request that made `image`: a ready entry is reused only for the same request.
+    public var request: String?
+    public var reason: String?
+}
+
+public struct JournalFile: Codable, Sendable {
+    public var book: String
+    public var provider: String
+    public var model: String
+    public var pages: [String: JournalEntry]
+}
+
+actor Journal {
+    let url: URL
+    private(set) var file: JournalFile
+    /// A dry run reads the journal but never writes it.
+    let writes: Bool
+
+    init(url: URL, book: String, provider: String, model: String, writes: Bool) {
+        self.url = url
+        self.writes = writes
+        var file = JournalFile(book: book, provider: provider, model: model, pages: [:])
+        if let data = try? Data(contentsOf: url), let old = try? JSONDecoder().decode(JournalFile.self, from: data) {
+            file.pages = old.pages
+        }
+        self.file = file
+    }
+
+    /// A ready entry made by the same request whose image is still on disk.
+    func reusable(_ key: String, request: String, folder: URL) -> String? {
+        guard let e = file.pages[key], e.state == .ready, e.request == request, let image = e.image,
+              FileManager.default.fileExists(atPath: folder.appendingPathComponent(image).path) else { return nil }
+        return image
+    }
+
+    func set(_ key: String, label: String, _ state: JournalEntry.State, attempt: Int? = nil, image: String? = nil,
+             request: String? = nil, reason: String? = nil) throws {
+        file.pages[key] = JournalEntry(label: label, state: state, attempt: attempt, image: image, request: request, reason: reason)
+        try save()
+    }
+
+    func save() throws {
+        guard writes else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try AtomicFile.write(try encoder.encode(file), to: url)
+    }
+}

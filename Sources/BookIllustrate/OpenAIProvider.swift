@@ -1,0 +1,64 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// OpenAI Images: `/v1/images/edits` (multipart, references as `image[]`) or `/v1/images/generations`.
+struct OpenAIProvider: ImageProvider {
+    let settings: ProviderSettings
+    let client: HTTPClient
+
+    init(settings: ProviderSettings) { self.settings = settings; client = HTTPClient(timeout: settings.timeout) }
+
+    var name: String { "openai" }
+    var model: String { settings.model }
+
+    func quality(_ r: Resolution) -> String { r == .preview ? "low" : "high" }
+
+    func sizeKey(for request: GenerationRequest) -> String { "\(request.job.aspect.openAISize)/\(quality(request.resolution))" }
+
+    /// The reference's gpt-image-1 1024×1536 prices; other sizes cost about the same or less.
+    func estimatedCost(_ request: GenerationRequest) -> Double? { request.resolution == .preview ? 0.016 : 0.25 }
+
+    /// `input_fidelity` exists only on gpt-image-1.
+    var supportsInputFidelity: Bool { model == "gpt-image-1" }
+
+    func generate(_ request: GenerationRequest) async throws(ProviderFailure) -> Data {
+        var http: URLRequest
+        if request.references.isEmpty {
+            http = URLRequest(url: try settings.endpoint("/v1/images/generations"))
+            let body: [String: Any] = ["model": model, "prompt": request.prompt, "n": 1, "size": request.job.aspect.openAISize,
+                                       "quality": quality(request.resolution), "output_format": "png", "background": "opaque"]
+            http.httpBody = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+            http.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        } else {
+            http = URLRequest(url: try settings.endpoint("/v1/images/edits"))
+            var form = Multipart()
+            form.field("model", model)
+            form.field("prompt", request.prompt)
+            form.field("n", "1")
+            form.field("size", request.job.aspect.openAISize)
+            form.field("quality", quality(request.resolution))
+            form.field("output_format", "png")
+            if supportsInputFidelity { form.field("input_fidelity", "high") }
+            for (i, ref) in request.references.enumerated() {
+                form.file("image[]", filename: "reference-\(i + 1).\(ref.fileExtension)", contentType: ref.mimeType, data: ref.data)
+            }
+            http.httpBody = form.finished()
+            http.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
+        }
+        http.httpMethod = "POST"
+        http.setValue("Bearer \(settings.apiKey)", forHTTPHeaderField: "Authorization")
+        let r = try await client.send(http)
+        guard r.status == 200 else { throw HTTPClient.classify(r, provider: name) }
+        guard let root = try? JSONSerialization.jsonObject(with: r.body) as? [String: Any] else {
+            throw ProviderFailure(.retryable, "openai: the response is not JSON")
+        }
+        for item in root["data"] as? [[String: Any]] ?? [] {
+            if let b64 = item["b64_json"] as? String, let data = Data(base64Encoded: b64, options: .ignoreUnknownCharacters) {
+                return data
+            }
+        }
+        throw ProviderFailure(.refused, "openai returned no image")
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// OpenRouter chat completions with `modalities: ["image","text"]` and data-URL references.
+struct OpenRouterProvider: ImageProvider {
+    let settings: ProviderSettings
+    let client: HTTPClient
+
+    init(settings: ProviderSettings) { self.settings = settings; client = HTTPClient(timeout: settings.timeout) }
+
+    var name: String { "openrouter" }
+    var model: String { settings.model }
+
+    func sizeKey(for request: GenerationRequest) -> String { request.job.aspect.gemini }
+
+    /// Each response carries its real `usage.cost`; before a call only Gemini's price is known.
+    func estimatedCost(_ request: GenerationRequest) -> Double? { model.contains("gemini") ? 0.039 : nil }
+
+    func generate(_ request: GenerationRequest) async throws(ProviderFailure) -> Data {
+        var content: [[String: Any]] = [["type": "text", "text": request.prompt]]
+        for ref in request.references {
+            content.append(["type": "image_url", "image_url": ["url": "data:\(ref.mimeType);base64,\(ref.data.base64EncodedString())"]])
+        }
+        let body: [String: Any] = [
+            "model": model,
+            "messages": [["role": "user", "content": content]],
+            "modalities": ["image", "text"],
+            "image_config": ["aspect_ratio": request.job.aspect.gemini],
+            "stream": false,
+        ]
+        var http = URLRequest(url: try settings.endpoint("/v1/chat/completions"))
+        http.httpMethod = "POST"
+        http.httpBody = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        http.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        http.setValue("Bearer \(settings.apiKey)", forHTTPHeaderField: "Authorization")
+        let r = try await client.send(http)
+        if r.status == 403 {
+            throw ProviderFailure(.refused, "openrouter moderation: \(ProviderErrorBody(r.body).summary)")
+        }
+        guard r.status == 200 else { throw HTTPClient.classify(r, provider: name) }
+        return try Self.image(in: r)
+    }
+
+    static func image(in r: HTTPResponse) throws(ProviderFailure) -> Data {
+        guard let root = try? JSONSerialization.jsonObject(with: r.body) as? [String: Any] else {
+            throw ProviderFailure(.retryable, "openrouter: the response is not JSON")
+        }
+        // An error after generation started comes back as 200 with the error in the body.
+        if let error = root["error"] as? [String: Any] {
+            let status = (error["code"] as? Int) ?? 500
+            throw HTTPClient.classify(HTTPResponse(status: status, headers: r.headers, body: r.body), provider: "openrouter")
+        }
+        var finish: String?
+        for choice in root["choices"] as? [[String: Any]] ?? [] {
+            finish = finish ?? (choice["native_finish_reason"] as? String) ?? (choice["finish_reason"] as? String)
+            let message = choice["message"] as? [String: Any]
+            for image in message?["images"] as? [[String: Any]] ?? [] {
+                guard let url = (image["image_url"] as? [String: Any])?["url"] as? String,
+                      url.hasPrefix("data:"), let comma = url.firstIndex(of: ","),
+                      let data = Data(base64Encoded: String(url[url.index(after: comma)...]), options: .ignoreUnknownCharacters)
+                else { continue }
+                return data
+            }
+        }
+        throw ProviderFailure(.refused, "openrouter returned no image (finish reason \(finish ?? "none"))")
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Reads the delay a provider asks for before the next try.
+enum RetryHint {
+    /// OpenAI's SDK order: `retry-after-ms`, then `retry-after` (seconds or an HTTP date).
+    static func fromHeaders(_ headers: [String: String], now: Date = Date()) -> Double? {
+        if let ms = headers["retry-after-ms"].flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }), ms >= 0 {
+            return ms / 1000
+        }
+        guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = Double(value), seconds >= 0 { return seconds }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "GMT")
+        f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        if let date = f.date(from: value) { return max(0, date.timeIntervalSince(now)) }
+        return nil
+    }
+
+    /// Gemini's protobuf Duration as JSON: "37s", "0.5s", "1.250s".
+    static func duration(_ text: String) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard t.hasSuffix("s"), let v = Double(t.dropLast()), v >= 0 else { return nil }
+        return v
+    }
+}
+
+/// When to try again: the provider's hint when it gives one, else exponential backoff with jitter.
+public struct RetryPolicy: Sendable {
+    public var maxAttempts: Int
+    /// First backoff; doubles each attempt.
+    public var baseDelay: Double
+    public var maxDelay: Double
+
+    public init(maxAttempts: Int = 5, baseDelay: Double = 1, maxDelay: Double = 60) {
+        self.maxAttempts = maxAttempts; self.baseDelay = baseDelay; self.maxDelay = maxDelay
+    }
+
+    /// `attempt` is the one that just failed (1-based). A hint is honoured in full, plus a little
+    /// jitter so pages told the same delay do not all return in the same instant.
+    public func delay(afterAttempt attempt: Int, hint: Double?) -> Double {
+        if let hint { return min(hint, maxDelay * 10) + Double.random(in: 0...min(0.25, hint * 0.1 + 0.01)) }
+        let exp = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
+        return exp / 2 + Double.random(in: 0...(exp / 2))
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import BookIllustrate
+
+struct Illustrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate the missing illustrations of a book (cover, pages) with an image provider.",
+        discussion: """
+        Keys come from OPENAI_API_KEY, GEMINI_API_KEY or OPENROUTER_API_KEY. A journal beside the book \
+        (BOOK.illustrate.json) lets an interrupted run resume; pictures are cached by content under \
+        $XDG_CACHE_HOME/bookrender/illustrations (or ~/.cache/…). Exit 0 even when some pages failed: \
+        they keep their placeholder and the summary names them.
+        """)
+
+    @Argument(help: "The book: bookrender's book.json, or a MemoirAI, Roger or InfiniteStories file.")
+    var book: String
+
+    @OptionGroup var options: IllustrateFlags
+
+    func run() throws {
+        do {
+            _ = try options.fill(book)
+        } catch let e as ValidationError {
+            throw e
+        } catch {
+            throw Exit.fail(error)
+        }
+    }
+}
+
+/// The flags `illustrate` and `export --fill-missing` share.
+struct IllustrateFlags: ParsableArguments {
+    @Option(name: .long, help: "openai, gemini, openrouter or local (offline, drawn from the scene).")
+    var provider: String = "local"
+
+    @Option(name: .long, help: "The provider's model (default: gpt-image-1, gemini-2.5-flash-image, google/gemini-2.5-flash-image).")
+    var model: String?
+
+    @Option(name: .long, help: "Calls in flight at once.")
+    var concurrency: Int = 4
+
+    @Option(name: .long, help: "Make at most this many pictures in this run.")
+    var maxImages: Int?
+
+    @Option(name: .long, help: "preview (cheaper) or print.")
+    var resolution: String = "print"
+
+    @Flag(name: .long, help: "Print each prompt, the reference images and the estimated cost; send nothing.")
+    var dryRun = false
+
+    @Option(name: .long, help: "Replace the provider's scheme and host, e.g. http://127.0.0.1:8080 for a proxy.")
+    var baseURL: String?
+
+    @Option(name: .long, help: "The picture cache folder.")
+    var cache: String?
+
+    @Option(name: .long, help: "Seconds to wait for one call.")
+    var timeout: Double = 240
+
+    func validate() throws {
+        guard ProviderName(rawValue: provider) != nil else {
+            throw ValidationError("--provider must be one of \(ProviderName.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard Resolution(rawValue: resolution) != nil else { throw ValidationError("--resolution must be preview or print") }
+        guard concurrency >= 1, concurrency <= 64 else { throw ValidationError("--concurrency must be between 1 and 64") }
+        if let maxImages, maxImages < 0 { throw ValidationError("--max-images must not be negative") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    /// Runs the step and returns the path of the book to render (a new file beside an app's file).
+    func fill(_ book: String) throws -> String {
+        let name = ProviderName(rawValue: provider)!
+        let env = ProcessInfo.processInfo.environment
+        let settings = ProviderSettings(name: name, model: model, baseURL: baseURL,
+                                        apiKey: name.keyVariable.flatMap { env[$0] } ?? "", timeout: timeout)
+        let cacheDir = cache.map { URL(fileURLWithPath: $0) } ?? IllustrationCache.defaultDirectory()
+        var retry = RetryPolicy()
+        // Lets tests and the benchmark exercise backoff without waiting seconds.
+        if let base = env["BOOKRENDER_RETRY_BASE"].flatMap(Double.init) { retry.baseDelay = base }
+        let opts = IllustrateOptions(provider: settings, concurrency: concurrency, maxImages: maxImages,
+                                     resolution: Resolution(rawValue: resolution)!, dryRun: dryRun,
+                                     cache: IllustrationCache(directory: cacheDir), retry: retry,
+                                     log: { Console.error($0) }, output: { Console.out($0) })
+        let summary = try Illustrator.runBlocking(bookAt: URL(fileURLWithPath: book), options: opts)
+        return summary.bookFile.path
+    }
+}

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""A loopback stand-in for the OpenAI, Gemini and OpenRouter image APIs, for tests and the benchmark.
+
+Usage: illustrate-provider-server.py --control CONTROL.json --log REQUESTS.jsonl
+Prints the port it listens on (127.0.0.1 only), then serves until killed.
+
+CONTROL.json is re-read on every request:
+  {"latency": 0.1,                 seconds added before each answer
+   "key": "sk-test-…",             the key a request must carry (401 / 400 API_KEY_INVALID otherwise)
+   "gemini_case": "snake",         answer Gemini in snake_case instead of camelCase
+   "rules": [{"contains": "SCENE-03", "responses": [RESPONSE, …]}]}
+The n-th request whose prompt contains a rule's text gets that rule's n-th response; once they run out,
+or when no rule matches, it succeeds with a small PNG. A RESPONSE is {"status": 429, "headers": {…},
+"json": {…}}, or {"kind": "noimage"} (200 without a picture, in the provider's shape), or
+{"kind": "echo_key", "status": 401} (an error whose message repeats the key, as some providers do).
+
+Each request is logged as one JSON line: path, headers, prompt, images (mime type, size, sha256),
+form fields, arrival and finish times, requests in flight on arrival, status sent.
+"""
+import base64, hashlib, json, sys, threading, time, struct, zlib, argparse, re
+from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
+
+LOCK = threading.Lock()
+STATE = {"inflight": 0, "counts": {}}
+
+
+def tiny_png(seed):
+    w = h = 8
+    r, g, b = (seed * 53) % 256, (seed * 97) % 256, (seed * 193) % 256
+    raw = b"".join(b"\x00" + bytes([r, g, b]) * w for _ in range(h))
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + \
+        chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def parse_multipart(body, content_type):
+    m = re.search(r'boundary="?([^";]+)"?', content_type)
+    if not m:
+        return {}, []
+    boundary = b"--" + m.group(1).encode()
+    fields, files = {}, []
+    for part in body.split(boundary)[1:]:
+        if part.startswith(b"--"):
+            break
+        head, _, data = part.lstrip(b"\r\n").partition(b"\r\n\r\n")
+        data = data[:-2] if data.endswith(b"\r\n") else data
+        headers = {}
+        for line in head.decode("utf-8", "replace").split("\r\n"):
+            k, _, v = line.partition(":")
+            headers[k.strip().lower()] = v.strip()
+        disp = headers.get("content-disposition", "")
+        name = re.search(r'name="([^"]*)"', disp)
+        name = name.group(1) if name else ""
+        if "filename=" in disp:
+            files.append({"name": name, "mime": headers.get("content-type"), "size": len(data),
+                          "sha256": hashlib.sha256(data).hexdigest()})
+        else:
+            fields[name] = data.decode("utf-8", "replace")
+    return fields, files
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "provider-server"
+
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        arrival = time.time()
+        with LOCK:
+            STATE["inflight"] += 1
+            inflight = STATE["inflight"]
+        try:
+            self.handle_request(arrival, inflight)
+        finally:
+            with LOCK:
+                STATE["inflight"] -= 1
+
+    def handle_request(self, arrival, inflight):
+        control = json.load(open(self.server.control_path))
+        length = int(self.headers.get("content-length", 0))
+        body = self.rfile.read(length)
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        path = self.path
+        provider = "openai" if path.startswith("/v1/images") else "gemini" if ":generateContent" in path else \
+            "openrouter" if path.endswith("/chat/completions") else "unknown"
+        prompt, images, fields, reject = "", [], {}, None
+        if provider == "openai" and "multipart/form-data" in headers.get("content-type", ""):
+            fields, files = parse_multipart(body, headers["content-type"])
+            prompt = fields.get("prompt", "")
+            images = files
+            for f in files:
+                if f["mime"] not in ("image/png", "image/jpeg", "image/webp"):
+                    reject = (400, {"error": {"message": "Invalid file: unsupported mimetype ('%s')" % f["mime"],
+                                              "type": "invalid_request_error", "code": "unsupported_file_mimetype"}})
+                if not re.fullmatch(r"image(\[\d*\])?", f["name"]):
+                    reject = (400, {"error": {"message": "unexpected file field " + f["name"], "type": "invalid_request_error"}})
+            if "model" not in fields:
+                reject = (400, {"error": {"message": "model is required", "type": "invalid_request_error"}})
+        else:
+            try:
+                doc = json.loads(body or b"{}")
+            except ValueError:
+                doc = {}
+            fields = {k: v for k, v in doc.items() if k not in ("contents", "messages", "prompt")}
+            if provider == "openai":
+                prompt = doc.get("prompt", "")
+            elif provider == "gemini":
+                for c in doc.get("contents", []):
+                    for p in c.get("parts", []):
+                        if "text" in p:
+                            prompt += p["text"]
+                        inline = p.get("inlineData") or p.get("inline_data")
+                        if inline:
+                            data = base64.b64decode(inline["data"])
+                            images.append({"mime": inline.get("mimeType") or inline.get("mime_type"), "size": len(data),
+                                           "sha256": hashlib.sha256(data).hexdigest()})
+            elif provider == "openrouter":
+                for m in doc.get("messages", []):
+                    content = m.get("content")
+                    if isinstance(content, str):
+                        prompt += content
+                        continue
+                    for p in content or []:
+                        if p.get("type") == "text":
+                            prompt += p.get("text", "")
+                        elif p.get("type") == "image_url":
+                            url = p["image_url"]["url"]
+                            mm = re.match(r"data:([^;]+);base64,(.*)", url, re.S)
+                            data = base64.b64decode(mm.group(2)) if mm else b""
+                            images.append({"mime": mm.group(1) if mm else None, "size": len(data),
+                                           "sha256": hashlib.sha256(data).hexdigest()})
+
+        key = control.get("key")
+        given = headers.get("x-goog-api-key") if provider == "gemini" else headers.get("authorization", "").removeprefix("Bearer ")
+        response = None
+        if reject:
+            response = {"status": reject[0], "json": reject[1]}
+        elif key is not None and given != key:
+            response = {"status": 400, "json": {"error": {"code": 400, "message": "API key not valid. Please pass a valid API key.",
+                        "status": "INVALID_ARGUMENT", "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID"}]}}} \
+                if provider == "gemini" else {"status": 401, "json": {"error": {"message": "Incorrect API key provided.", "type": "invalid_request_error", "code": "invalid_api_key"}}}
+        else:
+            for rule in control.get("rules", []):
+                if rule["contains"] in prompt:
+                    with LOCK:
+                        n = STATE["counts"].get(rule["contains"], 0)
+                        STATE["counts"][rule["contains"]] = n + 1
+                    if n < len(rule["responses"]):
+                        response = rule["responses"][n]
+                    break
+
+        time.sleep(control.get("latency", 0))
+        with LOCK:
+            seed = sum(STATE["counts"].values()) + int(arrival * 1000) % 1000
+        status, out_headers, payload = self.answer(provider, response, control, given, seed)
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in out_headers.items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+        self.wfile.flush()
+        record = {"provider": provider, "path": path, "headers": headers, "prompt": prompt, "images": images,
+                  "fields": fields, "arrival": arrival, "finish": time.time(), "inflight": inflight, "status": status}
+        with LOCK:
+            with open(self.server.log_path, "a") as log:
+                log.write(json.dumps(record) + "\n")
+
+    def answer(self, provider, response, control, given, seed):
+        if response is None or response.get("kind") == "success":
+            return 200, {}, self.success(provider, control, seed)
+        if response.get("kind") == "noimage":
+            if provider == "gemini":
+                return 200, {}, {"candidates": [{"content": {"role": "model", "parts": [{"text": "I can't draw that."}]}, "finishReason": "STOP"}]}
+            if provider == "openrouter":
+                return 200, {}, {"choices": [{"message": {"role": "assistant", "content": "no"}, "finish_reason": "stop"}]}
+            return 200, {}, {"data": []}
+        if response.get("kind") == "echo_key":
+            return response.get("status", 401), {}, {"error": {"message": "Incorrect API key provided: %s." % given, "code": "invalid_api_key"}}
+        return response.get("status", 500), response.get("headers", {}), response.get("json", {})
+
+    def success(self, provider, control, seed):
+        b64 = base64.b64encode(tiny_png(seed)).decode()
+        if provider == "openai":
+            return {"created": 1, "data": [{"b64_json": b64}], "usage": {"input_tokens": 10, "output_tokens": 10}}
+        if provider == "gemini":
+            if control.get("gemini_case") == "snake":
+                return {"candidates": [{"content": {"role": "model", "parts": [{"text": "Here it is."},
+                        {"inline_data": {"mime_type": "image/png", "data": b64}}]}, "finish_reason": "STOP"}]}
+            return {"candidates": [{"content": {"role": "model", "parts": [{"text": "Here it is."},
+                    {"inlineData": {"mimeType": "image/png", "data": b64}}]}, "finishReason": "STOP", "index": 0}],
+                    "usageMetadata": {"candidatesTokenCount": 1290}}
+        return {"id": "gen-1", "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "",
+                "images": [{"type": "image_url", "image_url": {"url": "data:image/png;base64," + b64}}]}}], "usage": {"cost": 0.0391}}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--control", required=True)
+    ap.add_argument("--log", required=True)
+    a = ap.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    server.control_path, server.log_path = a.control, a.log
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
