@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Renders the benchmark corpus with bookrender, WeasyPrint and Typst and prints one table.
+
+Run through bench/run.sh, which builds bookrender, makes the corpus and the virtual environment.
+Environment: BOOKRENDER_BIN (the release binary), BENCH_RUNS (runs per measurement, default 3).
+"""
+import glob, json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORK = os.path.join(HERE, ".work")
+CORPUS = os.path.join(WORK, "corpus")
+OUT = os.path.join(WORK, "out")
+BIN = os.environ["BOOKRENDER_BIN"]
+VENV = os.path.join(HERE, ".venv", "bin")
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+
+
+def timed(cmd, cwd=None, runs=RUNS, before=None):
+    """Median wall time (s) and median peak RSS (MiB) of `runs` runs; `before` runs untimed first each time."""
+    walls, rss = [], []
+    for _ in range(runs):
+        if before: before()
+        with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
+            start = time.perf_counter()
+            p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", t.name] + cmd, cwd=cwd,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            walls.append(time.perf_counter() - start)
+            if p.returncode != 0:
+                raise SystemExit(f"failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr[-2000:]}")
+            rss.append(int(t.read().strip().splitlines()[-1]) / 1024)
+    return statistics.median(walls), statistics.median(rss)
+
+
+def pages(pdf):
+    out = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True).stdout
+    return int(next(l.split()[-1] for l in out.splitlines() if l.startswith("Pages:")))
+
+
+def render(tool, book, pdf):
+    folder = os.path.join(CORPUS, book)
+    if tool == "bookrender":
+        return [BIN, "export", os.path.join(folder, "book.json"), "-o", pdf], None
+    if tool == "WeasyPrint":
+        return [os.path.join(VENV, "weasyprint"), "book.html", pdf], folder
+    return [os.path.join(VENV, "python"), "-c", f"import typst; typst.compile('book.typ', output={pdf!r})"], folder
+
+
+def version(tool):
+    if tool == "WeasyPrint":
+        return subprocess.run([os.path.join(VENV, "weasyprint"), "--version"], capture_output=True, text=True).stdout.strip()
+    if tool == "Typst":
+        return "typst-py " + subprocess.run([os.path.join(VENV, "python"), "-c", "import importlib.metadata as m; print(m.version('typst'))"],
+                                            capture_output=True, text=True).stdout.strip()
+    return "bookrender (release build of this checkout)"
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    rows, results = [], {"runs": RUNS, "tools": {t: version(t) for t in ("bookrender", "WeasyPrint", "Typst")}}
+    print(f"runs per measurement: {RUNS} (median)", file=sys.stderr)
+    for book in ("picture", "memoir"):
+        base = None
+        for tool in ("bookrender", "WeasyPrint", "Typst"):
+            pdf = os.path.join(OUT, f"{book}-{tool}.pdf")
+            cmd, cwd = render(tool, book, pdf)
+            print(f"  {book} with {tool}…", file=sys.stderr)
+            wall, rss = timed(cmd, cwd)
+            n = pages(pdf)
+            size = os.path.getsize(pdf) / 2**20
+            if tool == "bookrender": base = wall
+            rows.append((book, tool, wall, rss, size, n, n / wall, wall / base))
+    results["pdf"] = rows
+
+    jpegs = sorted(glob.glob(os.path.join(CORPUS, "picture", "images", "*.jpg")))
+    jpeg_bytes = sum(os.path.getsize(j) for j in jpegs)
+    floor_out = os.path.join(OUT, "floor.bin")
+    floor, _ = timed(["sh", "-c", f"cat {' '.join(jpegs)} > {floor_out}"])
+    results["floor"] = {"seconds": floor, "jpegBytes": jpeg_bytes}
+    br_pdf = os.path.getsize(os.path.join(OUT, "picture-bookrender.pdf"))
+
+    # PNG pages at 150 dpi: the export with --png, less the same export without it.
+    png = {}
+    pdf_only = next(r[2] for r in rows if r[0] == "picture" and r[1] == "bookrender")
+    for w in (1, 2):
+        d = os.path.join(OUT, f"png-{w}")
+        wall, rss = timed([BIN, "export", os.path.join(CORPUS, "picture", "book.json"), "-o", os.path.join(OUT, "png.pdf"),
+                           "--png", d, "--dpi", "150", "--workers", str(w)], before=lambda: shutil.rmtree(d, ignore_errors=True))
+        n = len(glob.glob(os.path.join(d, "page-*.png")))
+        png[w] = {"seconds": wall, "pngSeconds": max(wall - pdf_only, 1e-9), "pages": n, "rssMiB": rss}
+    d = os.path.join(OUT, "pdftocairo")
+    os.makedirs(d, exist_ok=True)
+    pc, _ = timed(["pdftocairo", "-png", "-r", "150", "-f", "1", "-l", "3", os.path.join(OUT, "picture-bookrender.pdf"),
+                   os.path.join(d, "p")], runs=1)
+    results["png"] = {"workers": png, "pdftocairoSecondsPerPage": pc / 3}
+
+    batch = {}
+    for jobs in (1, 2):
+        d = os.path.join(OUT, f"batch-{jobs}")
+        wall, rss = timed([BIN, "batch", os.path.join(CORPUS, "batch"), "--output-dir", d, "--jobs", str(jobs)],
+                          runs=max(1, RUNS // 2), before=lambda: shutil.rmtree(d, ignore_errors=True))
+        batch[jobs] = {"seconds": wall, "pages": sum(pages(p) for p in glob.glob(os.path.join(d, "*.pdf"))),
+                       "books": len(glob.glob(os.path.join(d, "*.pdf")))}
+    results["batch"] = batch
+
+    big_wall, big_rss = timed([BIN, "export", os.path.join(CORPUS, "picture330", "book.json"), "-o", os.path.join(OUT, "picture330.pdf")], runs=1)
+    small_rss = next(r[3] for r in rows if r[0] == "picture" and r[1] == "bookrender")
+    results["scale"] = {"rss33MiB": small_rss, "rss330MiB": big_rss, "seconds330": big_wall, "pages330": pages(os.path.join(OUT, "picture330.pdf"))}
+
+    # The table.
+    lines = ["| book | tool | wall s (median) | peak RSS MiB | PDF MiB | pages | pages/s | time ÷ bookrender |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for book, tool, wall, rss, size, n, pps, ratio in rows:
+        lines.append(f"| {book} | {tool} | {wall:.2f} | {rss:.0f} | {size:.1f} | {n} | {pps:.1f} | {ratio:.1f}× |")
+    lines.append("")
+    lines.append(f"Floor (read the picture book's {len(jpegs)} JPEGs, {jpeg_bytes / 2**20:.1f} MiB, and write them to one file): "
+                 f"{floor:.2f} s; bookrender picture-book PDF = {pdf_only / floor:.1f}× the floor; "
+                 f"PDF size = {br_pdf / jpeg_bytes:.3f}× the JPEG bytes.")
+    for w, v in png.items():
+        lines.append(f"PNG at 150 dpi, {w} worker(s): {v['pages']} pages in {v['pngSeconds']:.2f} s beyond the PDF "
+                     f"({v['pngSeconds'] / max(v['pages'], 1):.3f} s/page; whole export {v['seconds']:.2f} s, peak {v['rssMiB']:.0f} MiB)")
+    lines.append(f"  2 workers vs 1: {png[1]['pngSeconds'] / png[2]['pngSeconds']:.2f}× the throughput; "
+                 f"pdftocairo -png -r 150: {pc / 3:.2f} s/page = {pc / 3 / (png[1]['pngSeconds'] / max(png[1]['pages'], 1)):.0f}× bookrender's 1-worker time per page")
+    for j, v in batch.items():
+        lines.append(f"Batch of {v['books']} books ({v['pages']} pages), --jobs {j}: {v['seconds']:.2f} s ({v['pages'] / v['seconds']:.1f} pages/s)")
+    lines.append(f"  --jobs 2 vs 1: {batch[1]['seconds'] / batch[2]['seconds']:.2f}× the throughput")
+    s = results["scale"]
+    lines.append(f"Peak RSS, picture book: 33 pages {s['rss33MiB']:.0f} MiB, {s['pages330']} pages {s['rss330MiB']:.0f} MiB "
+                 f"(ratio {s['rss330MiB'] / s['rss33MiB']:.2f}; {s['seconds330']:.1f} s)")
+    table = "\n".join(lines)
+    print(table)
+    with open(os.path.join(WORK, "table.md"), "w") as f: f.write(table + "\n")
+    with open(os.path.join(WORK, "results.json"), "w") as f: json.dump(results, f, indent=1, default=str)
+
+
+if __name__ == "__main__":
+    main()

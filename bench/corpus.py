@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Generates the benchmark books, deterministically, under bench/.work/corpus/.
+
+picture/   33-page picture book, 7.5 x 10 in, one full-bleed 300-dpi JPEG per page (ImageMagick plasma, fixed seeds)
+picture330/ the same book ten times over (330 pages); each copy of a picture gets a JPEG comment with its
+           number, so every page has its own bytes and content hash (same pixels, no dedup in the PDF)
+memoir/    ~60,000-word memoir, 6 x 9 in, chapters with text and photos
+batch/     40 mixed books (small picture books and memoir excerpts) sharing those pictures by hard link
+Each book also gets book.html (WeasyPrint) and book.typ (Typst) made from the same content.
+"""
+import concurrent.futures, hashlib, json, os, random, shutil, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, ".work", "corpus")
+WORDS = ("the garden remembered an extraordinary afternoon when grandmother opened the kitchen window and we "
+         "walked along the river toward the old mill while summer letters arrived every tuesday from a cousin in "
+         "the north and the neighbourhood bicycle leaned against a lighthouse of comfortable silence photographs "
+         "of weddings harvests and winters filled the drawer beside the stove").split()
+
+
+def sh(*args):
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+
+
+def picture(path, seed, w, h):
+    if not os.path.exists(path):
+        sh("convert", "-seed", str(seed), "-size", f"{w}x{h}", "plasma:fractal", "-quality", "92",
+           "-density", "300", "-units", "PixelsPerInch", "-sampling-factor", "4:2:0", path)
+
+
+def prose(rng, words):
+    out, n = [], 0
+    while n < words:
+        k = rng.randint(40, 160)
+        p = " ".join(rng.choice(WORDS) for _ in range(k))
+        out.append(p[0].upper() + p[1:] + ".")
+        n += k
+    return out
+
+
+def with_comment(src, dst, label):
+    data = open(src, "rb").read()
+    com = label.encode()
+    seg = b"\xff\xfe" + (len(com) + 2).to_bytes(2, "big") + com
+    open(dst, "wb").write(data[:2] + seg + data[2:])
+
+
+def link(src, dst):
+    if not os.path.exists(dst):
+        os.link(src, dst)
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def esc(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;")
+
+
+def typ_str(s):
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def picture_book(folder, title, images, texts):
+    """images: file names in folder/images; one illustration page each."""
+    pages = [{"type": "illustration", "image": f"images/{im}", "text": t} for im, t in zip(images, texts)]
+    book = {"schema": 1, "kind": "storybook", "title": title, "author": "Bench", "language": "en-US",
+            "created": "2024-01-01T00:00:00Z", "theme": "picture-book", "format": {"trim": "7.5x10"},
+            "cover": {"title": title, "photo": f"images/{images[0]}"}, "pages": pages}
+    write(os.path.join(folder, "book.json"), json.dumps(book, indent=1))
+    css = ("@page { size: 7.5in 10in; margin: 0 } body { margin: 0; font-family: Andika, sans-serif; font-size: 18pt }"
+           " section { page-break-after: always; height: 10in; position: relative }"
+           " img { width: 7.5in; height: 7.5in; object-fit: cover; display: block }"
+           " p { margin: 0.3in 0.6in }")
+    body = "".join(f'<section><img src="images/{im}"><p>{esc(t)}</p></section>' for im, t in zip(images, texts))
+    write(os.path.join(folder, "book.html"), f"<!doctype html><html><head><meta charset='utf-8'><style>{css}</style></head>"
+          f"<body><section><h1>{esc(title)}</h1></section>{body}</body></html>")
+    typ = ['#set page(width: 7.5in, height: 10in, margin: 0pt)', '#set text(size: 18pt)',
+           f'#align(center)[#text(size: 32pt)[{typ_str(title)}]]']
+    for im, t in zip(images, texts):
+        typ.append(f'#pagebreak()\n#image("images/{im}", width: 7.5in, height: 7.5in, fit: "cover")\n'
+                   f'#pad(x: 0.6in, y: 0.3in)[{typ_str(t)}]')
+    write(os.path.join(folder, "book.typ"), "\n".join(typ) + "\n")
+
+
+def memoir(folder, title, chapters, words_per_chapter, photos, rng):
+    pages, html, typ = [], [], ['#set page(width: 6in, height: 9in, margin: (x: 0.75in, y: 0.8in), numbering: "1")',
+                                '#set text(size: 11pt)', '#set par(justify: true, first-line-indent: 1.2em)',
+                                f'#align(center)[#text(size: 28pt)[{typ_str(title)}]]']
+    html.append(f"<h1 class='title'>{esc(title)}</h1>")
+    for c in range(chapters):
+        paras = prose(rng, words_per_chapter)
+        ph = photos[c % len(photos)]
+        ch = f"Chapter {c + 1}"
+        pages += [{"type": "chapter", "title": ch}, {"type": "text", "text": "\n\n".join(paras)},
+                  {"type": "photo", "image": f"images/{ph}", "caption": f"Photograph {c + 1}"}]
+        html.append(f"<h1>{ch}</h1>" + "".join(f"<p>{p}</p>" for p in paras) +
+                    f"<figure><img src='images/{ph}'><figcaption>Photograph {c + 1}</figcaption></figure>")
+        typ.append(f'#pagebreak()\n= {ch}\n' + "\n\n".join(paras) +
+                   f'\n#figure(image("images/{ph}", width: 100%), caption: [Photograph {c + 1}])')
+    book = {"schema": 1, "kind": "memoir", "title": title, "author": "Bench", "language": "en-US",
+            "created": "2024-01-01T00:00:00Z", "theme": "memoir", "format": {"trim": "6x9"},
+            "cover": {"title": title, "photo": f"images/{photos[0]}"}, "pages": pages}
+    write(os.path.join(folder, "book.json"), json.dumps(book, indent=1))
+    css = ("@page { size: 6in 9in; margin: 0.8in 0.75in; @bottom-center { content: counter(page) } }"
+           " body { font-family: 'Linux Libertine O', serif; font-size: 11pt; line-height: 1.4 }"
+           " p { text-align: justify; text-indent: 1.2em; margin: 0; hyphens: auto }"
+           " h1 { page-break-before: always; font-size: 20pt } figure { margin: 1em 0 } img { width: 100% }")
+    write(os.path.join(folder, "book.html"), f"<!doctype html><html lang='en'><head><meta charset='utf-8'><style>{css}</style>"
+          f"</head><body>{''.join(html)}</body></html>")
+    write(os.path.join(folder, "book.typ"), "\n".join(typ) + "\n")
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    src = os.path.join(OUT, "src")
+    os.makedirs(src, exist_ok=True)
+    jobs = [(os.path.join(src, f"p{i:02d}.jpg"), 1000 + i, 2250, 3000) for i in range(1, 34)]
+    jobs += [(os.path.join(src, f"photo{i:02d}.jpg"), 2000 + i, 1800, 1200) for i in range(1, 11)]
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
+        list(ex.map(lambda j: picture(*j), jobs))
+    rng = random.Random(42)
+    texts = [" ".join(p for p in prose(rng, 40))[:220] for _ in range(33)]
+
+    pb = os.path.join(OUT, "picture"); os.makedirs(os.path.join(pb, "images"), exist_ok=True)
+    names = [f"p{i:02d}.jpg" for i in range(1, 34)]
+    for n in names: link(os.path.join(src, n), os.path.join(pb, "images", n))
+    picture_book(pb, "The Lantern Fox", names, texts)
+
+    big = os.path.join(OUT, "picture330"); os.makedirs(os.path.join(big, "images"), exist_ok=True)
+    big_names = []
+    for copy in range(10):
+        for i, n in enumerate(names):
+            name = f"c{copy}-{n}"
+            dst = os.path.join(big, "images", name)
+            if not os.path.exists(dst): with_comment(os.path.join(src, n), dst, f"copy {copy}")
+            big_names.append(name)
+    picture_book(big, "The Lantern Fox, ten times", big_names, texts * 10)
+
+    me = os.path.join(OUT, "memoir"); os.makedirs(os.path.join(me, "images"), exist_ok=True)
+    photos = [f"photo{i:02d}.jpg" for i in range(1, 11)]
+    for n in photos: link(os.path.join(src, n), os.path.join(me, "images", n))
+    memoir(me, "The Kitchen Table Years", 20, 3000, photos, random.Random(7))
+
+    batch = os.path.join(OUT, "batch"); os.makedirs(batch, exist_ok=True)
+    for b in range(40):
+        folder = os.path.join(batch, f"book{b + 1:02d}")
+        os.makedirs(os.path.join(folder, "images"), exist_ok=True)
+        r = random.Random(100 + b)
+        if b % 2 == 0:
+            chosen = [names[(b + k) % 33] for k in range(8)]
+            for n in chosen: link(os.path.join(src, n), os.path.join(folder, "images", n))
+            picture_book(folder, f"Picture book {b + 1}", chosen, [texts[(b + k) % 33] for k in range(8)])
+        else:
+            chosen = [photos[(b + k) % 10] for k in range(3)]
+            for n in chosen: link(os.path.join(src, n), os.path.join(folder, "images", n))
+            memoir(folder, f"Memoir {b + 1}", 3, 1500, chosen, r)
+    print(f"corpus ready in {OUT}")
+
+
+if __name__ == "__main__":
+    main()
