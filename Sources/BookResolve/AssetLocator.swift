@@ -25,9 +25,9 @@ public struct AssetLocator: Sendable {
         case .path(let relative):
             let url = try confined(relative, jsonPath: jsonPath)
             guard FileManager.default.fileExists(atPath: url.path) else { return .missing(path: relative) }
-            // Mapped, not copied: only the id and the header are needed now, and the pages are
-            // dropped when `data` goes, so resolving a book of 300 photos never holds them all.
-            guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else {
+            // Read, hashed and probed, then let go: resolving a book of 300 photos never holds them
+            // all. Not mapped: a file cut short meanwhile would crash the process with SIGBUS.
+            guard let data = try? Data(contentsOf: url) else {
                 throw ResolveError("\(jsonPath): cannot read \(relative) (check its permissions)")
             }
             return .found(try probe(data, file: url, origin: relative, jsonPath: jsonPath))

@@ -11,7 +11,7 @@ import CGraphics
 public final class ImageAsset: Sendable {
     private enum Storage: Sendable {
         case bytes(Data)
-        case file(URL)
+        case file(URL, byteCount: Int)
     }
     private let storage: Storage
     public let info: ImageInfo
@@ -30,18 +30,22 @@ public final class ImageAsset: Sendable {
     /// An image file; `data` is its content as read now (ideally mapped), used for the id and
     /// then let go.
     public init(file: URL, data: Data, info: ImageInfo, origin: String) {
-        self.storage = .file(file)
+        self.storage = .file(file, byteCount: data.count)
         self.info = info
         self.origin = origin
         self.id = ImageAsset.sha256(data)
     }
 
-    /// The image's bytes. For a file, read again (mapped); if it has become unreadable since it
-    /// was resolved, empty, which the decoder reports as a broken image naming its page.
+    /// The image's bytes. For a file, read again — into memory, not mapped, so a file cut short
+    /// by someone else meanwhile cannot crash the process with SIGBUS. If it has become unreadable
+    /// or changed size since it was resolved, empty, which the decoder reports as a broken image
+    /// naming its page.
     public var data: Data {
         switch storage {
         case .bytes(let d): return d
-        case .file(let url): return (try? Data(contentsOf: url, options: .alwaysMapped)) ?? Data()
+        case .file(let url, let count):
+            guard let d = try? Data(contentsOf: url), d.count == count else { return Data() }
+            return d
         }
     }
 
