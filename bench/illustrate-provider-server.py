@@ -17,7 +17,7 @@ or when no rule matches, it succeeds with a small PNG. A RESPONSE is {"status": 
 Each request is logged as one JSON line: path, headers, prompt, images (mime type, size, sha256),
 form fields, arrival and finish times, requests in flight on arrival, status sent.
 """
-import base64, hashlib, json, sys, threading, time, struct, zlib, argparse, re
+import base64, hashlib, signal, json, sys, threading, time, struct, zlib, argparse, re
 from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 
 LOCK = threading.Lock()
@@ -72,11 +72,19 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             STATE["inflight"] += 1
             inflight = STATE["inflight"]
+        self.counted = True
         try:
             self.handle_request(arrival, inflight)
         finally:
-            with LOCK:
+            self.leave()
+
+    def leave(self):
+        # Called before the answer goes out: a client may send its next request the instant it reads
+        # this one, and that must not count as one more in flight.
+        with LOCK:
+            if self.counted:
                 STATE["inflight"] -= 1
+                self.counted = False
 
     def handle_request(self, arrival, inflight):
         control = json.load(open(self.server.control_path))
@@ -157,6 +165,7 @@ class Handler(BaseHTTPRequestHandler):
             seed = sum(STATE["counts"].values()) + int(arrival * 1000) % 1000
         status, out_headers, payload = self.answer(provider, response, control, given, seed)
         data = json.dumps(payload).encode()
+        self.leave()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -200,6 +209,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
+    # Started from a multi-threaded process, this may inherit a mask that blocks SIGTERM and SIGINT.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     ap = argparse.ArgumentParser()
     ap.add_argument("--control", required=True)
     ap.add_argument("--log", required=True)

@@ -44,7 +44,7 @@ final class ProviderServer: @unchecked Sendable {
             text += String(decoding: chunk, as: UTF8.self)
         }
         guard let p = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw ToolError("bench/illustrate-provider-server.py did not print its port: \(text)")
         }
         port = p
@@ -72,7 +72,8 @@ final class ProviderServer: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        // SIGKILL: a child of a test process inherits its blocked signal mask and may never see SIGTERM.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
         try? FileManager.default.removeItem(at: folder)
     }
 }
