@@ -47,6 +47,8 @@ actor Journal {
 
     func set(_ key: String, label: String, _ state: JournalEntry.State, attempt: Int? = nil, image: String? = nil,
              request: String? = nil, reason: String? = nil) throws {
+        // A ready picture stays on record until its job decides whether it still fits the request.
+        if state == .pending || state == .scheduled, file.pages[key]?.state == .ready { return }
         file.pages[key] = JournalEntry(label: label, state: state, attempt: attempt, image: image, request: request, reason: reason)
         try save()
     }

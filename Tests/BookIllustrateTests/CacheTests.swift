@@ -39,6 +39,22 @@ import BookTestSupport
         #expect(try server.requests().last.map { $0.prompt.contains("new moon") } == true)
     }
 
+    /// Killed after the journal recorded a picture but before the book did: the journal alone
+    /// (with the cache gone) spares the call.
+    @Test func journalResumesWithoutTheCache() async throws {
+        let server = try ProviderServer()
+        let dir = try temporaryDirectory("journal")
+        let url = try makeBook(pages: 3, in: dir)
+        let original = try Data(contentsOf: url)
+        _ = try await Illustrator.run(bookAt: url, options: options(.gemini, server: server, cache: dir.appendingPathComponent("cache-1")))
+        #expect(try server.requests().count == 4)
+        try original.write(to: url)
+        let resumed = try await Illustrator.run(bookAt: url, options: options(.gemini, server: server, cache: dir.appendingPathComponent("cache-2")))
+        #expect(resumed.calls == 0 && resumed.resumed == 4 && resumed.ready == 4)
+        #expect(try server.requests().count == 4)
+        #expect(try loadBook(url).pages.allSatisfy { $0.image != nil })
+    }
+
     @Test func dryRunSendsNothingAndWritesNothing() async throws {
         let server = try ProviderServer()
         let dir = try temporaryDirectory("dry")

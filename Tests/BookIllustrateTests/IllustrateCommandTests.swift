@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import BookModel
+@testable import BookIllustrate
+import BookTestSupport
+
+/// The built `bookrender` binary: kill -9 and resume, keys, app files, export --fill-missing.
+@Suite struct IllustrateCommandTests {
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["OPENAI_API_KEY"] = nil; env["GEMINI_API_KEY"] = nil; env["OPENROUTER_API_KEY"] = nil
+        env["http_proxy"] = nil; env["https_proxy"] = nil; env["HTTP_PROXY"] = nil; env["HTTPS_PROXY"] = nil
+        return env.merging(extra) { _, b in b }
+    }
+
+    func readyKeys(_ journal: URL) -> Set<String> {
+        guard let data = try? Data(contentsOf: journal),
+              let file = try? JSONDecoder().decode(JournalFile.self, from: data) else { return [] }
+        return Set(file.pages.filter { $0.value.state == .ready }.map(\.key))
+    }
+
+    @Test func killedRunResumesWithoutCallingAgainForReadyPages() async throws {
+        let server = try ProviderServer(["latency": 0.25])
+        let dir = try temporaryDirectory("kill")
+        let url = try makeBook(pages: 7, in: dir)
+        let journal = dir.appendingPathComponent("book.illustrate.json")
+        let p = Process()
+        p.executableURL = try Repository.binary
+        p.arguments = ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL, "--concurrency", "1",
+                       "--cache", dir.appendingPathComponent("cache-1").path]
+        p.environment = environment(["OPENAI_API_KEY": testKey])
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(20)
+        while readyKeys(journal).count < 3, Date() < deadline, p.isRunning { try await Task.sleep(nanoseconds: 20_000_000) }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let readyAtKill = readyKeys(journal)
+        #expect(readyAtKill.count >= 3 && readyAtKill.count < 8, "\(readyAtKill)")
+        let killedAt = Date().timeIntervalSince1970
+        try await Task.sleep(nanoseconds: 300_000_000)   // let a call in flight at the kill finish on the server
+
+        // A fresh cache: only the journal can spare the calls.
+        let r = try run(Repository.binary.path, ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL,
+                                                 "--cache", dir.appendingPathComponent("cache-2").path],
+                        environment: environment(["OPENAI_API_KEY": testKey]))
+        #expect(r.status == 0, "\(r.stderr)")
+        let rerun = try server.requests().filter { $0.arrival > killedAt }.map { marker($0.prompt) }
+        let readyMarkers = Set(readyAtKill.map { $0 == "cover" ? "cover" : String($0.dropFirst()) })
+        #expect(Set(rerun).isDisjoint(with: readyMarkers), "re-run called again for \(Set(rerun).intersection(readyMarkers))")
+        #expect(rerun.count == 8 - readyAtKill.count)
+        let book = try loadBook(url)
+        #expect(book.pages.allSatisfy { $0.image != nil })
+        #expect(book.cover?.photo != nil)
+        #expect(readyKeys(journal).count == 8)
+    }
+
+    @Test func keyAppearsInNoOutputOrFile() async throws {
+        let server = try ProviderServer(["rules": [["contains": "SCENE-02", "responses": [["kind": "echo_key", "status": 401]]]]])
+        let dir = try temporaryDirectory("key")
+        let url = try makeBook(pages: 3, in: dir)
+        let cache = dir.appendingPathComponent("cache")
+        let env = environment(["OPENAI_API_KEY": testKey, "GEMINI_API_KEY": testKey, "OPENROUTER_API_KEY": testKey])
+        var outputs: [String] = []
+        for args in [["--dry-run"], [], ["--provider", "gemini", "--model", "bad model"], []] {
+            let r = try run(Repository.binary.path, ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL,
+                                                     "--cache", cache.path] + args, environment: env)
+            outputs += [r.stdout, r.stderr]
+        }
+        #expect(outputs.joined().contains("Incorrect API key provided: [key]"))
+        #expect(try server.requests().contains { $0.headers["authorization"] == "Bearer \(testKey)" })
+        for (i, o) in outputs.enumerated() { #expect(!o.contains(testKey), "output \(i) holds the key") }
+        let files = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)!.compactMap { $0 as? URL }
+        #expect(files.count > 5)
+        for f in files {
+            guard let data = try? Data(contentsOf: f) else { continue }
+            #expect(data.range(of: Data(testKey.utf8)) == nil, "\(f.path) holds the key")
+        }
+    }
+
+    @Test func appFileIsLeftAloneAndTheFilledBookWrittenBesideIt() throws {
+        let dir = try temporaryDirectory("app")
+        let app = dir.appendingPathComponent("story.json")
+        try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent("apps/roger/story.json"), to: app)
+        let before = try Data(contentsOf: app)
+        let r = try run(Repository.binary.path, ["illustrate", app.path, "--provider", "local", "--cache", dir.appendingPathComponent("cache").path],
+                        environment: environment())
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("story.book.json"))
+        #expect(try Data(contentsOf: app) == before)
+        let filled = try BookLoader.load(contentsOf: dir.appendingPathComponent("story.book.json"))
+        #expect(filled.source == .bookJSON)
+        #expect(filled.book.pages.filter { $0.type == .illustration }.allSatisfy { $0.image != nil })
+    }
+
+    @Test func exportFillMissingFillsTheSamplesMissingPage() throws {
+        let dir = try temporaryDirectory("fill")
+        let copy = dir.appendingPathComponent("storybook")
+        try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent("storybook"), to: copy)
+        let before = try loadBook(copy.appendingPathComponent("book.json"))
+        let missing = before.pages.indices.filter { [.illustration, .spread].contains(before.pages[$0].type) && before.pages[$0].image == nil }
+        #expect(!missing.isEmpty)
+        let r = try run(Repository.binary.path, ["export", copy.appendingPathComponent("book.json").path, "--fill-missing", "--provider", "local",
+                                                 "--cache", dir.appendingPathComponent("cache").path,
+                                                 "-o", dir.appendingPathComponent("out.pdf").path, "--png", dir.appendingPathComponent("png").path, "--dpi", "30"],
+                        environment: environment())
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("placeholder"), "\(r.stderr)")
+        let after = try loadBook(copy.appendingPathComponent("book.json"))
+        for i in missing {
+            guard case .path(let p)? = after.pages[i].image else { Issue.record("page \(i + 1) still empty"); continue }
+            #expect(p.hasPrefix("images/generated-"))
+            #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent(p).path))
+        }
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.pdf").path))
+    }
+}
