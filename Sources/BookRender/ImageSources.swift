@@ -1,5 +1,6 @@
 import Foundation
 import CGraphics
+import CShim
 import BookResolve
 import BookLayout
 
@@ -39,7 +40,7 @@ final class PDFImageSources: ImageSources {
         let s: ImageSurface
         let cost: Int
         if asset.passesThroughToPDF {
-            let blank = BlankSurface(width: w, height: h)
+            let blank = try BlankSurface(width: w, height: h)
             let jpeg = asset.data
             try blank.attach(jpeg: jpeg, uniqueID: asset.id)
             owner = blank
@@ -95,12 +96,18 @@ struct BoundedCache<Value> {
 }
 
 /// An image surface that is never painted: cairo's PDF backend reads only its size and mime data.
-/// Its pixel memory is calloc'd and never touched, so the kernel maps no pages for it.
+/// Its pixel memory is an untouched anonymous mapping (see `shim_blank_surface`), so the kernel
+/// backs none of it with RAM.
 final class BlankSurface {
     let surface: OpaquePointer
 
-    init(width: Int, height: Int) {
-        surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))
+    init(width: Int, height: Int) throws {
+        // Not cairo_image_surface_create: its pixels come from calloc, which for a heap block
+        // writes every byte, and cairo keeps the surfaces of a PDF until the document ends.
+        guard let s = shim_blank_surface(Int32(width), Int32(height)) else {
+            throw RenderError("cannot reserve a \(width)×\(height) image")
+        }
+        surface = s
     }
 
     func attach(jpeg: Data, uniqueID: String) throws {

@@ -162,6 +162,15 @@ final class QPDFDocument {
 
     // MARK: Writing
 
+    /// Appends every page of `other` (which must stay open until this document is written: qpdf
+    /// copies the page's objects lazily, reading their streams from `other` when writing).
+    func appendPages(of other: QPDFDocument) throws {
+        for i in 0..<(try other.pageCount) {
+            let page = try other.page(i)
+            try call(in: "merging") { qpdf_add_page($0, other.q, page, 0) }
+        }
+    }
+
     struct WriteOptions {
         /// Keep the input's object streams as they are; PDF/X-1a (PDF 1.3) must have none.
         var objectStreams: qpdf_object_stream_e = qpdf_o_preserve
