@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "BookResolveTests", dependencies: ["BookResolve", "BookModel", "BookConfig"]),
         .testTarget(name: "BookLayoutTests", dependencies: ["BookTestSupport", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CGraphics"]),
         .testTarget(name: "BookRenderTests", dependencies: ["BookTestSupport", "BookRender", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
-        .testTarget(name: "BookCompareTests", dependencies: ["BookCompare", "BookTestSupport", "CShim", "CGraphics"]),
+        .testTarget(name: "BookCompareTests", dependencies: ["BookCompare", "BookTestSupport", "BookLayout", "CShim", "CGraphics"]),
         // The golden-image suite: every case under Tests/Goldens rendered and compared with its reference PNGs.
         .testTarget(name: "GoldenTests", dependencies: ["BookCompare", "BookRender", "BookLayout", "BookModel", "BookTestSupport"]),
         .testTarget(name: "BookIllustrateTests", dependencies: ["BookIllustrate", "BookModel", "BookTestSupport"]),

@@ -1,6 +1,8 @@
 import Foundation
 import CGraphics
 import BookCompare
+import BookLayout
+import BookTestSupport
 
 /// Pages drawn with cairo for the tests: paper, a line of text, filled areas, a diagonal stroke.
 /// Hinting and metric rounding are off so a sub-pixel offset really moves the anti-aliasing.
@@ -43,19 +45,19 @@ enum Synthetic {
         cairo_set_source_rgb(cr, Double(paper.r) / 255, Double(paper.g) / 255, Double(paper.b) / 255)
         cairo_paint(cr)
 
-        let options = cairo_font_options_create()
-        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        cairo_set_font_options(cr, options)
-        cairo_font_options_destroy(options)
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
-        cairo_set_font_size(cr, page.size)
+        // A named font file through Pango, not cairo's toy API: that asks fontconfig's current
+        // configuration, which other tests in this process replace, so the glyphs (and these
+        // tests' outcome) would depend on test order. DejaVu Sans Bold (fonts-dejavu-core) has the
+        // broad strokes pixelmatch's anti-aliasing detector is built for.
+        let typesetter = try! TestPipeline.typesetter(extraFonts: [URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu")])
+        let layout = typesetter.layout(page.text, style: TextStyle(family: "DejaVu Sans", size: page.size, weight: 700),
+                                       width: 0, alignment: .start, hyphenate: false)
         cairo_set_source_rgb(cr, Double(ink.r) / 255, Double(ink.g) / 255, Double(ink.b) / 255)
-        cairo_move_to(cr, textOrigin.x + page.textOffset.x, textOrigin.y + page.textOffset.y)
+        let baseline = layout.lines.first?.baseline ?? 0
+        cairo_move_to(cr, textOrigin.x + page.textOffset.x, textOrigin.y - baseline + page.textOffset.y)
         // As outlines: cairo 1.16's image backend rounds glyph positions to whole pixels, so
         // shown text would jump a pixel instead of moving its anti-aliasing by a fraction.
-        cairo_text_path(cr, page.text)
+        pango_cairo_layout_path(cr, layout.pangoLayout)
         cairo_fill(cr)
 
         cairo_set_source_rgb(cr, Double(page.fill.r) / 255, Double(page.fill.g) / 255, Double(page.fill.b) / 255)

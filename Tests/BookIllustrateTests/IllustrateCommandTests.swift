@@ -20,7 +20,7 @@ import BookTestSupport
     }
 
     @Test func killedRunResumesWithoutCallingAgainForReadyPages() async throws {
-        let server = try ProviderServer(["latency": 0.25])
+        let server = try ProviderServer(["latency": 0.8])  // slow enough that a busy test process still sees the run mid-way
         let dir = try temporaryDirectory("kill")
         let url = try makeBook(pages: 7, in: dir)
         let journal = dir.appendingPathComponent("book.illustrate.json")
@@ -33,7 +33,9 @@ import BookTestSupport
         p.standardError = FileHandle.nullDevice
         try p.run()
         let deadline = Date().addingTimeInterval(20)
-        while readyKeys(journal).count < 3, Date() < deadline, p.isRunning { try await Task.sleep(nanoseconds: 20_000_000) }
+        // A blocking poll, not Task.sleep: with the whole suite running, a suspended test task can
+        // wait seconds for a cooperative thread and miss the run's middle.
+        while readyKeys(journal).count < 3, Date() < deadline, p.isRunning { usleep(20_000) }
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         let readyAtKill = readyKeys(journal)
