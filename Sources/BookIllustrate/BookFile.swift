@@ -1,4 +1,5 @@
 import Foundation
+import BookRender
 import BookModel
 
 /// The book being filled in. Every new picture is written into the book file at once (atomically),
@@ -20,7 +21,7 @@ actor BookFile {
         let safe = String(job.key.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
         let path = "images/generated-\(safe)-\(Digest.sha256(data).prefix(12)).\(ext)"
         let target = folder.appendingPathComponent(path)
-        if writes, !FileManager.default.fileExists(atPath: target.path) { try AtomicFile.write(data, to: target) }
+        if writes, !FileManager.default.fileExists(atPath: target.path) { try AtomicOutput.write(data, to: target) }
         return path
     }
 
@@ -38,7 +39,7 @@ actor BookFile {
             guard let i = job.pageIndex, book.pages.indices.contains(i), book.pages[i].image == nil else { return }
             book.pages[i].image = .path(path)
         }
-        if writes { try AtomicFile.write(try BookExporter.encode(book), to: url) }
+        if writes { try AtomicOutput.write(try BookExporter.encode(book), to: url) }
     }
 
     func imageData(_ ref: ImageRef?) -> (Data, String)? {

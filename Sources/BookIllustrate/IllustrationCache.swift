@@ -1,4 +1,5 @@
 import Foundation
+import BookRender
 
 /// Pictures by content address: provider, model, size, prompt and the hashes of the reference
 /// images. Anything that changes the request changes the address, so a hit is always the picture
@@ -29,6 +30,6 @@ public struct IllustrationCache: Sendable {
 
     func put(_ address: String, _ data: Data) {
         // A cache that cannot be written only costs a later call; it never fails the page.
-        try? AtomicFile.write(data, to: url(for: address))
+        try? AtomicOutput.write(data, to: url(for: address))
     }
 }

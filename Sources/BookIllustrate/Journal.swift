@@ -1,4 +1,5 @@
 import Foundation
+import BookRender
 
 /// Each picture's state, written beside the book (atomically, on every change) so a run killed at
 /// any point can be resumed without paying again for what was already made.
@@ -57,6 +58,6 @@ actor Journal {
         guard writes else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(try encoder.encode(file), to: url)
+        try AtomicOutput.write(try encoder.encode(file), to: url)
     }
 }
