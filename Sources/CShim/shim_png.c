@@ -8,9 +8,7 @@
 #include <sys/stat.h>
 
 #include <png.h>
-
-/* cairo image surfaces stop at 32767 pixels a side. */
-#define SHIM_PNG_MAX_DIMENSION 32767
+#include "shim_png_common.h"
 
 /* Overridable only so the choice below can be re-measured with -D. */
 #ifndef SHIM_PNG_ZLIB_LEVEL
@@ -19,52 +17,6 @@
 #ifndef SHIM_PNG_FILTERS
 #define SHIM_PNG_FILTERS (PNG_FILTER_SUB | PNG_FILTER_UP)
 #endif
-
-/* Both directions share one error context: libpng calls on_error with its message and expects
- * it never to return, so it longjmps back to the setjmp in the calling wrapper. */
-struct shim_png_failure {
-    char message[256];
-    int status;
-};
-
-static void set_message(char *message, size_t message_size, const char *text) {
-    if (message != NULL && message_size > 0) snprintf(message, message_size, "%s", text);
-}
-
-static void on_error(png_structp png, png_const_charp text) {
-    struct shim_png_failure *failure = png_get_error_ptr(png);
-    if (failure->message[0] == '\0') snprintf(failure->message, sizeof failure->message, "%s", text);
-    if (failure->status == SHIM_PNG_OK) {
-        /* Anything libpng stops on after the signature checked out is damage to the stream
-         * (CRC, zlib, chunk lengths); a bad signature or IHDR is caught as FORMAT earlier. */
-        failure->status = SHIM_PNG_ERR_CORRUPT;
-    }
-    png_longjmp(png, 1);
-}
-
-/* Read warnings (bad ancillary chunks, an sRGB profile libpng knows is wrong, extra image data)
- * leave the pixels intact; the default handler would print them to stderr. */
-static void on_warning(png_structp png, png_const_charp text) {
-    (void)png;
-    (void)text;
-}
-
-struct png_memory_reader {
-    const uint8_t *data;
-    size_t size;
-    size_t position;
-};
-
-static void read_from_memory(png_structp png, png_bytep out, size_t count) {
-    struct png_memory_reader *reader = png_get_io_ptr(png);
-    if (count > reader->size - reader->position) {
-        struct shim_png_failure *failure = png_get_error_ptr(png);
-        failure->status = SHIM_PNG_ERR_TRUNCATED;
-        png_error(png, "the data ends before the image does");
-    }
-    memcpy(out, reader->data + reader->position, count);
-    reader->position += count;
-}
 
 /* x*y/255 rounded, exact for 0…255 × 0…255. */
 static inline uint32_t mul_div255(uint32_t x, uint32_t y) {
@@ -90,11 +42,11 @@ static void rgba_row_to_cairo(uint8_t *row, int width, int premultiply) {
 int shim_png_decode(const uint8_t *data, size_t size, shim_png_image *image,
                     char *message, size_t message_size) {
     if (data == NULL || image == NULL) {
-        set_message(message, message_size, "no PNG data");
+        shim_png_set_message(message, message_size, "no PNG data");
         return SHIM_PNG_ERR_ARGUMENT;
     }
     if (size < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
-        set_message(message, message_size, "not a PNG (bad signature)");
+        shim_png_set_message(message, message_size, "not a PNG (bad signature)");
         return SHIM_PNG_ERR_FORMAT;
     }
     if (size >= 24) {
@@ -103,24 +55,24 @@ int shim_png_decode(const uint8_t *data, size_t size, shim_png_image *image,
         if (width > SHIM_PNG_MAX_DIMENSION || height > SHIM_PNG_MAX_DIMENSION) {
             char text[128];
             snprintf(text, sizeof text, "PNG is %u×%u, larger than 32767 pixels on a side", width, height);
-            set_message(message, message_size, text);
+            shim_png_set_message(message, message_size, text);
             return SHIM_PNG_ERR_TOO_LARGE;
         }
     }
     struct shim_png_failure failure;
     memset(&failure, 0, sizeof failure);
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &failure, on_error, on_warning);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &failure, shim_png_on_error, shim_png_on_warning);
     if (png == NULL) {
-        set_message(message, message_size, "out of memory for the PNG reader");
+        shim_png_set_message(message, message_size, "out of memory for the PNG reader");
         return SHIM_PNG_ERR_MEMORY;
     }
     png_infop info = png_create_info_struct(png);
     if (info == NULL) {
         png_destroy_read_struct(&png, NULL, NULL);
-        set_message(message, message_size, "out of memory for the PNG reader");
+        shim_png_set_message(message, message_size, "out of memory for the PNG reader");
         return SHIM_PNG_ERR_MEMORY;
     }
-    struct png_memory_reader reader = {data, size, 0};
+    struct shim_png_memory_reader reader = {data, size, 0};
     uint8_t *volatile allocated = NULL;
     png_bytep *volatile rows = NULL;
     if (setjmp(png_jmpbuf(png))) {
@@ -130,33 +82,12 @@ int shim_png_decode(const uint8_t *data, size_t size, shim_png_image *image,
             image->pixels = NULL;
         }
         free(rows);
-        set_message(message, message_size, failure.message[0] ? failure.message : "PNG decoding failed");
+        shim_png_set_message(message, message_size, failure.message[0] ? failure.message : "PNG decoding failed");
         return failure.status == SHIM_PNG_OK ? SHIM_PNG_ERR_CORRUPT : failure.status;
     }
-    png_set_read_fn(png, &reader, read_from_memory);
-    /* libpng's own limit is a million pixels a side; cairo stops at 32767, so fail in the header
-     * rather than after allocating. */
-    png_set_user_limits(png, SHIM_PNG_MAX_DIMENSION, SHIM_PNG_MAX_DIMENSION);
-    /* Validating an embedded sRGB ICC profile hashes it; the profile is never used here. */
-    png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
-    png_read_info(png, info);
-
+    shim_png_start_reading(png, info, &reader);
     png_uint_32 width = 0, height = 0;
-    int bit_depth = 0, color_type = 0;
-    png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, NULL, NULL, NULL);
-    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-    int has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
-
-    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (has_trns) png_set_tRNS_to_alpha(png);
-    /* Scaling (v·255/65535, rounded) rather than dropping the low byte keeps 16-bit white white
-     * and matches what ImageMagick writes for the same image at 8 bits. */
-    if (bit_depth == 16) png_set_scale_16(png);
-    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-    if (!has_alpha) png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
-    (void)png_set_interlace_handling(png);
-    png_read_update_info(png, info);
+    int has_alpha = shim_png_expand_to_rgba8(png, info, &width, &height);
 
     const char *problem = NULL;
     int status = SHIM_PNG_OK;
@@ -196,7 +127,7 @@ int shim_png_decode(const uint8_t *data, size_t size, shim_png_image *image,
             free(allocated);
             image->pixels = NULL;
         }
-        set_message(message, message_size, problem);
+        shim_png_set_message(message, message_size, problem);
         return status;
     }
     for (png_uint_32 y = 0; y < height; y++) rows[y] = image->pixels + (size_t)y * image->stride;
@@ -250,14 +181,14 @@ static void cairo_row_to_png(const uint8_t *in, uint8_t *out, int width, int has
 int shim_png_write(const char *path, const uint8_t *pixels, int width, int height, size_t stride,
                    int has_alpha, double dpi, char *message, size_t message_size) {
     if (path == NULL || pixels == NULL || width <= 0 || height <= 0 || stride < (size_t)width * 4) {
-        set_message(message, message_size, "no image to write");
+        shim_png_set_message(message, message_size, "no image to write");
         return SHIM_PNG_ERR_ARGUMENT;
     }
     FILE *file = fopen(path, "wb");
     if (file == NULL) {
         char text[256];
         snprintf(text, sizeof text, "cannot open %s for writing: %s", path, strerror(errno));
-        set_message(message, message_size, text);
+        shim_png_set_message(message, message_size, text);
         return SHIM_PNG_ERR_IO;
     }
     /* A partial file is removed on failure, but only a regular one: the path may name a
@@ -266,7 +197,7 @@ int shim_png_write(const char *path, const uint8_t *pixels, int width, int heigh
     int regular = fstat(fileno(file), &file_status) == 0 && S_ISREG(file_status.st_mode);
     struct shim_png_failure failure;
     memset(&failure, 0, sizeof failure);
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, on_error, on_warning);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, shim_png_on_error, shim_png_on_warning);
     png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
     uint8_t *row = malloc((size_t)width * (has_alpha ? 4 : 3));
     if (png == NULL || info == NULL || row == NULL) {
@@ -274,7 +205,7 @@ int shim_png_write(const char *path, const uint8_t *pixels, int width, int heigh
         free(row);
         fclose(file);
         if (regular) remove(path);
-        set_message(message, message_size, "out of memory for the PNG writer");
+        shim_png_set_message(message, message_size, "out of memory for the PNG writer");
         return SHIM_PNG_ERR_MEMORY;
     }
     if (setjmp(png_jmpbuf(png))) {
@@ -282,7 +213,7 @@ int shim_png_write(const char *path, const uint8_t *pixels, int width, int heigh
         free(row);
         fclose(file);
         if (regular) remove(path);
-        set_message(message, message_size, failure.message[0] ? failure.message : "PNG writing failed");
+        shim_png_set_message(message, message_size, failure.message[0] ? failure.message : "PNG writing failed");
         /* On write, libpng fails only on I/O ("Write Error") or on arguments checked above. */
         return SHIM_PNG_ERR_IO;
     }
@@ -317,14 +248,14 @@ int shim_png_write(const char *path, const uint8_t *pixels, int width, int heigh
         snprintf(text, sizeof text, "cannot write %s: %s", path, strerror(errno));
         fclose(file);
         if (regular) remove(path);
-        set_message(message, message_size, text);
+        shim_png_set_message(message, message_size, text);
         return SHIM_PNG_ERR_IO;
     }
     if (fclose(file) != 0) {
         char text[256];
         snprintf(text, sizeof text, "cannot write %s: %s", path, strerror(errno));
         if (regular) remove(path);
-        set_message(message, message_size, text);
+        shim_png_set_message(message, message_size, text);
         return SHIM_PNG_ERR_IO;
     }
     return SHIM_PNG_OK;

@@ -8,57 +8,15 @@
 #include <sys/stat.h>
 
 #include <png.h>
-
-#define RGBA_MAX_DIMENSION 32767
-
-/* libpng reports errors by longjmp; the handler records the first message and status, then jumps
- * back to the setjmp in the calling function. */
-struct rgba_failure {
-    char message[256];
-    int status;
-};
-
-static void rgba_message(char *message, size_t message_size, const char *text) {
-    if (message != NULL && message_size > 0) snprintf(message, message_size, "%s", text);
-}
-
-static void rgba_on_error(png_structp png, png_const_charp text) {
-    struct rgba_failure *failure = png_get_error_ptr(png);
-    if (failure->message[0] == '\0') snprintf(failure->message, sizeof failure->message, "%s", text);
-    if (failure->status == SHIM_PNG_OK) failure->status = SHIM_PNG_ERR_CORRUPT;
-    png_longjmp(png, 1);
-}
-
-/* Warnings (bad ancillary chunks, known-wrong sRGB profiles) leave the pixels intact. */
-static void rgba_on_warning(png_structp png, png_const_charp text) {
-    (void)png;
-    (void)text;
-}
-
-struct rgba_reader {
-    const uint8_t *data;
-    size_t size;
-    size_t position;
-};
-
-static void rgba_read(png_structp png, png_bytep out, size_t count) {
-    struct rgba_reader *reader = png_get_io_ptr(png);
-    if (count > reader->size - reader->position) {
-        struct rgba_failure *failure = png_get_error_ptr(png);
-        failure->status = SHIM_PNG_ERR_TRUNCATED;
-        png_error(png, "the data ends before the image does");
-    }
-    memcpy(out, reader->data + reader->position, count);
-    reader->position += count;
-}
+#include "shim_png_common.h"
 
 static int rgba_check_signature(const uint8_t *data, size_t size, char *message, size_t message_size) {
     if (data == NULL) {
-        rgba_message(message, message_size, "no PNG data");
+        shim_png_set_message(message, message_size, "no PNG data");
         return SHIM_PNG_ERR_ARGUMENT;
     }
     if (size < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
-        rgba_message(message, message_size, "not a PNG (bad signature)");
+        shim_png_set_message(message, message_size, "not a PNG (bad signature)");
         return SHIM_PNG_ERR_FORMAT;
     }
     return SHIM_PNG_OK;
@@ -70,20 +28,20 @@ int shim_png_rgba_size(const uint8_t *data, size_t size, int *width, int *height
     if (status != SHIM_PNG_OK) return status;
     /* IHDR is always the first chunk: length, type, then width and height big-endian. */
     if (size < 24 || memcmp(data + 12, "IHDR", 4) != 0) {
-        rgba_message(message, message_size, size < 24 ? "the data ends before the PNG header does"
+        shim_png_set_message(message, message_size, size < 24 ? "the data ends before the PNG header does"
                                                       : "PNG has no IHDR chunk first");
         return size < 24 ? SHIM_PNG_ERR_TRUNCATED : SHIM_PNG_ERR_FORMAT;
     }
     uint32_t w = ((uint32_t)data[16] << 24) | ((uint32_t)data[17] << 16) | ((uint32_t)data[18] << 8) | data[19];
     uint32_t h = ((uint32_t)data[20] << 24) | ((uint32_t)data[21] << 16) | ((uint32_t)data[22] << 8) | data[23];
     if (w == 0 || h == 0) {
-        rgba_message(message, message_size, "PNG has a zero width or height");
+        shim_png_set_message(message, message_size, "PNG has a zero width or height");
         return SHIM_PNG_ERR_FORMAT;
     }
-    if (w > RGBA_MAX_DIMENSION || h > RGBA_MAX_DIMENSION) {
+    if (w > SHIM_PNG_MAX_DIMENSION || h > SHIM_PNG_MAX_DIMENSION) {
         char text[128];
         snprintf(text, sizeof text, "PNG is %u×%u, larger than 32767 pixels on a side", w, h);
-        rgba_message(message, message_size, text);
+        shim_png_set_message(message, message_size, text);
         return SHIM_PNG_ERR_TOO_LARGE;
     }
     if (width != NULL) *width = (int)w;
@@ -97,56 +55,39 @@ int shim_png_rgba_decode(const uint8_t *data, size_t size, uint8_t *pixels, size
     int status = shim_png_rgba_size(data, size, &header_width, &header_height, message, message_size);
     if (status != SHIM_PNG_OK) return status;
     if (pixels == NULL || capacity < (size_t)header_width * (size_t)header_height * 4) {
-        rgba_message(message, message_size, "destination buffer is smaller than the PNG");
+        shim_png_set_message(message, message_size, "destination buffer is smaller than the PNG");
         return SHIM_PNG_ERR_ARGUMENT;
     }
-    struct rgba_failure failure;
+    struct shim_png_failure failure;
     memset(&failure, 0, sizeof failure);
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &failure, rgba_on_error, rgba_on_warning);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &failure, shim_png_on_error, shim_png_on_warning);
     png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
     if (png == NULL || info == NULL) {
         png_destroy_read_struct(&png, &info, NULL);
-        rgba_message(message, message_size, "out of memory for the PNG reader");
+        shim_png_set_message(message, message_size, "out of memory for the PNG reader");
         return SHIM_PNG_ERR_MEMORY;
     }
-    struct rgba_reader reader = {data, size, 0};
+    struct shim_png_memory_reader reader = {data, size, 0};
     png_bytep *volatile rows = NULL;
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, &info, NULL);
         free(rows);
-        rgba_message(message, message_size, failure.message[0] ? failure.message : "PNG decoding failed");
+        shim_png_set_message(message, message_size, failure.message[0] ? failure.message : "PNG decoding failed");
         return failure.status == SHIM_PNG_OK ? SHIM_PNG_ERR_CORRUPT : failure.status;
     }
-    png_set_read_fn(png, &reader, rgba_read);
-    png_set_user_limits(png, RGBA_MAX_DIMENSION, RGBA_MAX_DIMENSION);
-    png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
-    png_read_info(png, info);
-
+    shim_png_start_reading(png, info, &reader);
     png_uint_32 width = 0, height = 0;
-    int bit_depth = 0, color_type = 0;
-    png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, NULL, NULL, NULL);
-    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-    int has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
-    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (has_trns) png_set_tRNS_to_alpha(png);
-    /* Scaled, not truncated, as the page decoder does, so 16-bit references compare equal to the
-     * 8-bit pages made from them. */
-    if (bit_depth == 16) png_set_scale_16(png);
-    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-    if (!has_alpha) png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
-    (void)png_set_interlace_handling(png);
-    png_read_update_info(png, info);
+    int has_alpha = shim_png_expand_to_rgba8(png, info, &width, &height);
 
     if ((int)width != header_width || (int)height != header_height || png_get_rowbytes(png, info) != (size_t)width * 4) {
         png_destroy_read_struct(&png, &info, NULL);
-        rgba_message(message, message_size, "PNG row layout after expansion is not 8-bit RGBA");
+        shim_png_set_message(message, message_size, "PNG row layout after expansion is not 8-bit RGBA");
         return SHIM_PNG_ERR_FORMAT;
     }
     rows = malloc(sizeof(png_bytep) * (size_t)height);
     if (rows == NULL) {
         png_destroy_read_struct(&png, &info, NULL);
-        rgba_message(message, message_size, "out of memory for the decoded PNG");
+        shim_png_set_message(message, message_size, "out of memory for the decoded PNG");
         return SHIM_PNG_ERR_MEMORY;
     }
     for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * width * 4;
@@ -161,21 +102,21 @@ int shim_png_rgba_decode(const uint8_t *data, size_t size, uint8_t *pixels, size
 int shim_png_rgba_write(const char *path, const uint8_t *pixels, int width, int height, int keep_alpha,
                         char *message, size_t message_size) {
     if (path == NULL || pixels == NULL || width <= 0 || height <= 0) {
-        rgba_message(message, message_size, "no image to write");
+        shim_png_set_message(message, message_size, "no image to write");
         return SHIM_PNG_ERR_ARGUMENT;
     }
     FILE *file = fopen(path, "wb");
     if (file == NULL) {
         char text[256];
         snprintf(text, sizeof text, "cannot open %s for writing: %s", path, strerror(errno));
-        rgba_message(message, message_size, text);
+        shim_png_set_message(message, message_size, text);
         return SHIM_PNG_ERR_IO;
     }
     struct stat file_status;
     int regular = fstat(fileno(file), &file_status) == 0 && S_ISREG(file_status.st_mode);
-    struct rgba_failure failure;
+    struct shim_png_failure failure;
     memset(&failure, 0, sizeof failure);
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, rgba_on_error, rgba_on_warning);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, shim_png_on_error, shim_png_on_warning);
     png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
     uint8_t *volatile row = keep_alpha ? NULL : malloc((size_t)width * 3);
     if (png == NULL || info == NULL || (!keep_alpha && row == NULL)) {
@@ -183,7 +124,7 @@ int shim_png_rgba_write(const char *path, const uint8_t *pixels, int width, int 
         free(row);
         fclose(file);
         if (regular) remove(path);
-        rgba_message(message, message_size, "out of memory for the PNG writer");
+        shim_png_set_message(message, message_size, "out of memory for the PNG writer");
         return SHIM_PNG_ERR_MEMORY;
     }
     if (setjmp(png_jmpbuf(png))) {
@@ -191,7 +132,7 @@ int shim_png_rgba_write(const char *path, const uint8_t *pixels, int width, int 
         free(row);
         fclose(file);
         if (regular) remove(path);
-        rgba_message(message, message_size, failure.message[0] ? failure.message : "PNG writing failed");
+        shim_png_set_message(message, message_size, failure.message[0] ? failure.message : "PNG writing failed");
         return SHIM_PNG_ERR_IO;
     }
     png_init_io(png, file);
@@ -223,14 +164,14 @@ int shim_png_rgba_write(const char *path, const uint8_t *pixels, int width, int 
         snprintf(text, sizeof text, "cannot write %s: %s", path, strerror(errno));
         fclose(file);
         if (regular) remove(path);
-        rgba_message(message, message_size, text);
+        shim_png_set_message(message, message_size, text);
         return SHIM_PNG_ERR_IO;
     }
     if (fclose(file) != 0) {
         char text[256];
         snprintf(text, sizeof text, "cannot write %s: %s", path, strerror(errno));
         if (regular) remove(path);
-        rgba_message(message, message_size, text);
+        shim_png_set_message(message, message_size, text);
         return SHIM_PNG_ERR_IO;
     }
     return SHIM_PNG_OK;

@@ -1,0 +1,35 @@
+#ifndef BOOKRENDER_SHIM_PNG_COMMON_H
+#define BOOKRENDER_SHIM_PNG_COMMON_H
+/* What the two PNG readers (cairo pixels for pages, straight RGBA for comparison) and the two
+ * writers share: libpng's error plumbing, reading from memory, and expansion to 8-bit RGBA. */
+#include <stddef.h>
+#include <stdint.h>
+#include <png.h>
+
+/* cairo image surfaces stop at 32767 pixels a side. */
+#define SHIM_PNG_MAX_DIMENSION 32767
+
+/* libpng calls the error handler with its message and expects it never to return, so it records
+ * the first message and status and longjmps back to the setjmp in the calling function. */
+struct shim_png_failure {
+    char message[256];
+    int status;
+};
+
+struct shim_png_memory_reader {
+    const uint8_t *data;
+    size_t size;
+    size_t position;
+};
+
+void shim_png_set_message(char *message, size_t message_size, const char *text);
+void shim_png_on_error(png_structp png, png_const_charp text);
+void shim_png_on_warning(png_structp png, png_const_charp text);
+
+/* Reads from `reader`, caps the size at cairo's limit and reads the header (png_read_info). */
+void shim_png_start_reading(png_structp png, png_infop info, struct shim_png_memory_reader *reader);
+
+/* Sets up expansion of any PNG (palette, grey, tRNS, 16-bit, interlaced) to 8-bit RGBA rows and
+ * reports its size; returns whether the image had alpha. */
+int shim_png_expand_to_rgba8(png_structp png, png_infop info, png_uint_32 *width, png_uint_32 *height);
+#endif
