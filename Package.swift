@@ -17,12 +17,13 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpng-dev", "libhyphen-dev", "libqrencode-dev"])]
         ),
-        // What Swift cannot call directly: libjpeg/libpng error recovery (setjmp) and GObject cast macros.
+        // What Swift cannot call directly: libjpeg/libpng error recovery (setjmp), GObject cast macros and
+        // nettle's SHA-256 (nettle-dev).
         .target(
             name: "CShim",
             dependencies: ["CGraphics"],
             linkerSettings: ["jpeg", "png16", "pangoft2-1.0", "pangocairo-1.0", "pango-1.0", "fontconfig",
-                             "gobject-2.0", "glib-2.0"].map { .linkedLibrary($0) }
+                             "gobject-2.0", "glib-2.0", "nettle"].map { .linkedLibrary($0) }
         ),
         // poppler-glib: rasterizes PDFs onto cairo surfaces for `compare` and the golden cross-check.
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
@@ -57,7 +58,7 @@ let package = Package(
         .testTarget(name: "BookCompareTests", dependencies: ["BookCompare", "BookTestSupport", "BookLayout", "CShim", "CGraphics"]),
         // The golden-image suite: every case under Tests/Goldens rendered and compared with its reference PNGs.
         .testTarget(name: "GoldenTests", dependencies: ["BookCompare", "BookRender", "BookLayout", "BookModel", "BookTestSupport"]),
-        .testTarget(name: "BookIllustrateTests", dependencies: ["BookIllustrate", "BookModel", "BookTestSupport"]),
+        .testTarget(name: "BookIllustrateTests", dependencies: ["BookIllustrate", "BookModel", "BookResolve", "BookTestSupport"]),
         .testTarget(name: "BookBatchTests", dependencies: ["BookBatch", "BookModel", "BookTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["BookTestSupport", "BookModel"]),
     ]

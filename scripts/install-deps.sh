@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   pkg-config
   libcairo2-dev libpango1.0-dev libpng-dev libjpeg-dev libfontconfig-dev
+  nettle-dev  # SHA-256 of images and inputs
   libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
   libqrencode-dev
   libpoppler-glib-dev  # compare: PDF pages onto cairo surfaces

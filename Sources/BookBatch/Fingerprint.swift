@@ -1,5 +1,4 @@
 import Foundation
-import CGraphics
 import BookModel
 import BookConfig
 import BookResolve
@@ -58,29 +57,23 @@ public struct Fingerprinter: Sendable {
     }
 }
 
-/// Incremental SHA-256 through GLib; files are fed in blocks so a large image is never held whole.
+/// Incremental SHA-256; files are fed in blocks so a large image is never held whole.
 struct Hasher256 {
-    private let checksum = g_checksum_new(G_CHECKSUM_SHA256)
+    private let sha = SHA256()
 
     func add(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.append(0)
-        bytes.withUnsafeBufferPointer { g_checksum_update(checksum, $0.baseAddress, gssize($0.count)) }
+        sha.update(Data(text.utf8))
+        sha.update(Data([0]))
     }
 
     func add(file url: URL) {
         guard let handle = try? FileHandle(forReadingFrom: url) else { add("<unreadable>"); return }
         defer { try? handle.close() }
-        while let block = try? handle.read(upToCount: 1 << 20), !block.isEmpty {
-            block.withUnsafeBytes { g_checksum_update(checksum, $0.bindMemory(to: guchar.self).baseAddress, gssize($0.count)) }
-        }
+        while let block = try? handle.read(upToCount: 1 << 20), !block.isEmpty { sha.update(block) }
         add("<eof>")
     }
 
-    func finish() -> String {
-        defer { g_checksum_free(checksum) }
-        return String(cString: g_checksum_get_string(checksum))
-    }
+    func finish() -> String { sha.finish() }
 }
 
 /// What a finished job leaves beside its PDF (`.NAME.pdf.batch.json`), so a later run can tell

@@ -1,4 +1,5 @@
 import Foundation
+import BookResolve
 import BookRender
 import BookModel
 
@@ -19,7 +20,7 @@ actor BookFile {
     func store(_ data: Data, for job: IllustrationJob) throws -> String {
         let ext = data.starts(with: [0xFF, 0xD8, 0xFF]) ? "jpg" : "png"
         let safe = String(job.key.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
-        let path = "images/generated-\(safe)-\(Digest.sha256(data).prefix(12)).\(ext)"
+        let path = "images/generated-\(safe)-\(SHA256.hex(data).prefix(12)).\(ext)"
         let target = folder.appendingPathComponent(path)
         if writes, !FileManager.default.fileExists(atPath: target.path) { try AtomicOutput.write(data, to: target) }
         return path

@@ -1,4 +1,5 @@
 import Foundation
+import BookResolve
 import BookRender
 
 /// Pictures by content address: provider, model, size, prompt and the hashes of the reference
@@ -19,7 +20,7 @@ public struct IllustrationCache: Sendable {
     }
 
     public static func address(provider: String, model: String, size: String, prompt: String, references: [String]) -> String {
-        Digest.sha256(["bookrender-illustration-1", provider, model, size, references.joined(separator: ","), prompt].joined(separator: "\n"))
+        SHA256.hex(["bookrender-illustration-1", provider, model, size, references.joined(separator: ","), prompt].joined(separator: "\n"))
     }
 
     func url(for address: String) -> URL {

@@ -1,4 +1,5 @@
 import Foundation
+import BookResolve
 
 /// One picture the step must produce: the main character's reference, the cover, or a page.
 public struct IllustrationJob: Sendable, Equatable {
@@ -31,7 +32,7 @@ public struct ReferenceImage: Sendable, Equatable {
     public var hash: String
 
     public init(role: Role, data: Data, origin: String) {
-        self.role = role; self.data = data; self.origin = origin; self.hash = Digest.sha256(data)
+        self.role = role; self.data = data; self.origin = origin; self.hash = SHA256.hex(data)
     }
 
     /// OpenAI rejects application/octet-stream parts, so the type comes from the bytes.

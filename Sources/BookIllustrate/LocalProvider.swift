@@ -1,4 +1,5 @@
 import Foundation
+import BookResolve
 import BookConfig
 import BookRender
 import CGraphics
@@ -114,7 +115,7 @@ struct SceneRandom {
     var state: UInt64
 
     init(seed text: String) {
-        let hex = Digest.sha256(text)
+        let hex = SHA256.hex(text)
         state = UInt64(hex.prefix(16), radix: 16) ?? 0x9E3779B97F4A7C15
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import CGraphics
 
 /// An image's bytes, what its header says, and where it came from. Immutable, shared by every page
 /// and output that draws it; `id` (SHA-256 of the bytes) dedups repeated images in the PDF.
@@ -24,7 +23,7 @@ public final class ImageAsset: Sendable {
         self.storage = .bytes(data)
         self.info = info
         self.origin = origin
-        self.id = ImageAsset.sha256(data)
+        self.id = SHA256.hex(data)
     }
 
     /// An image file; `data` is its content as read now (ideally mapped), used for the id and
@@ -33,7 +32,7 @@ public final class ImageAsset: Sendable {
         self.storage = .file(file, byteCount: data.count)
         self.info = info
         self.origin = origin
-        self.id = ImageAsset.sha256(data)
+        self.id = SHA256.hex(data)
     }
 
     /// The image's bytes. For a file, read again — into memory, not mapped, so a file cut short
@@ -55,12 +54,4 @@ public final class ImageAsset: Sendable {
         info.format == .jpeg && (info.colorModel == .gray || info.colorModel == .rgb)
     }
 
-    static func sha256(_ data: Data) -> String {
-        data.withUnsafeBytes { raw -> String in
-            guard let c = g_compute_checksum_for_data(G_CHECKSUM_SHA256, raw.bindMemory(to: guchar.self).baseAddress, gsize(raw.count))
-            else { return "" }
-            defer { g_free(c) }
-            return String(cString: c)
-        }
-    }
 }

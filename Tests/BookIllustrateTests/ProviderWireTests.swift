@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import BookModel
+import BookResolve
 @testable import BookIllustrate
 import BookTestSupport
 
 /// Each provider's requests, as the loopback server received them.
 @Suite struct ProviderWireTests {
-    let heroHash = Digest.sha256(tinyPNG(200))
+    let heroHash = SHA256.hex(tinyPNG(200))
 
     func fill(_ provider: ProviderName, control: [String: Any] = [:], pages: Int = 3) async throws
         -> (requests: [ProviderServer.Request], book: Book, summary: IllustrateSummary) {
@@ -118,10 +119,10 @@ import BookTestSupport
         let requests = try server.requests()
         #expect(requests.map { marker($0.prompt) } == ["character", "01", "02"])
         #expect(requests[0].prompt.hasPrefix("Create a VERTICAL PORTRAIT-ORIENTED colorful cartoon illustration of this child named Tam"))
-        #expect(requests[0].imageHashes == [Digest.sha256(tinyPNG(90))])
+        #expect(requests[0].imageHashes == [SHA256.hex(tinyPNG(90))])
         let after = try loadBook(url)
         guard case .path(let character)? = after.characters?.main?.image else { Issue.record("character not stored"); return }
-        let characterHash = Digest.sha256(try Data(contentsOf: dir.appendingPathComponent(character)))
+        let characterHash = SHA256.hex(try Data(contentsOf: dir.appendingPathComponent(character)))
         #expect(requests[1].imageHashes.first == characterHash)
         #expect(requests[2].imageHashes.first == characterHash)
     }
