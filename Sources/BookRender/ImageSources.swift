@@ -20,32 +20,32 @@ protocol ImageSources: AnyObject {
     var padsEdges: Bool { get }
 }
 
-/// For the PDF: JPEGs travel as their own bytes (cairo's JPEG mime data on an undecoded surface of
-/// the right size), one object per distinct image through the unique-id mime type; everything else
+/// For the PDF: JPEGs travel as their own bytes (cairo's JPEG mime data on a 1 × 1 carrier, see
+/// `JPEGCarrier`), one object per distinct image through the unique-id mime type; everything else
 /// is decoded and handed to cairo as pixels.
 ///
-/// Only the last few images are kept. cairo holds its own reference to each surface until the
-/// page that uses it is written, and remembers every unique id it has written for the whole
-/// document, so a JPEG that comes back after being evicted is still stored once (the same bytes);
-/// keeping them all would hold every image of the book until the PDF is finished.
+/// Nothing is kept beyond the image in hand: cairo holds its own reference to each surface until
+/// the page that uses it is written, and remembers every unique id it has written for the whole
+/// document, so a JPEG that comes back on a later page is still stored once (the same object).
+/// Keeping images here would only hold the book's pictures in memory until the PDF is finished.
 final class PDFImageSources: ImageSources {
-    private var cache = BoundedCache<(owner: AnyObject, surface: ImageSurface)>(limit: 64 << 20)
+    private let sink: PDFSink
+    private var last: (id: String, owner: AnyObject, surface: ImageSurface)?
     var padsEdges: Bool { false }
+
+    init(sink: PDFSink) { self.sink = sink }
 
     func surface(for box: ImageBox) throws -> ImageSurface {
         let asset = box.asset
-        if let hit = cache[asset.id] { return hit.surface }
+        if let last, last.id == asset.id { return last.surface }
         let w = asset.info.pixelWidth, h = asset.info.pixelHeight
         let owner: AnyObject
         let s: ImageSurface
-        let cost: Int
         if asset.passesThroughToPDF {
-            let blank = try BlankSurface(width: w, height: h)
-            let jpeg = asset.data
-            try blank.attach(jpeg: jpeg, uniqueID: asset.id)
-            owner = blank
-            cost = jpeg.count
-            s = ImageSurface(surface: blank.surface, pixelWidth: w, pixelHeight: h, storedWidth: w, storedHeight: h)
+            let carrier = try JPEGCarrier()
+            try carrier.attach(jpeg: asset, sink: sink)
+            owner = carrier
+            s = ImageSurface(surface: carrier.surface, pixelWidth: 1, pixelHeight: 1, storedWidth: w, storedHeight: h)
         } else {
             let decoded = try ImageDecoder.decode(asset.data, info: asset.info)
             let id = Array(asset.id.utf8)
@@ -56,10 +56,9 @@ final class PDFImageSources: ImageSources {
                                             UInt(buf.count), free, copy)
             }
             owner = decoded
-            cost = decoded.width * decoded.height * 4
             s = ImageSurface(surface: decoded.surface, pixelWidth: decoded.width, pixelHeight: decoded.height, storedWidth: w, storedHeight: h)
         }
-        cache.insert((owner, s), for: asset.id, cost: cost)
+        last = (asset.id, owner, s)
         return s
     }
 }
@@ -95,35 +94,70 @@ struct BoundedCache<Value> {
     }
 }
 
-/// An image surface that is never painted: cairo's PDF backend reads only its size and mime data.
-/// Its pixel memory is an untouched anonymous mapping (see `shim_blank_surface`), so the kernel
-/// backs none of it with RAM.
-final class BlankSurface {
+/// What carries a JPEG to cairo's PDF backend: a 1 × 1 image surface with the file's bytes as
+/// mime data. cairo writes those bytes as the image XObject (its size comes from the JPEG header)
+/// and places the XObject by the surface's extents, so the drawer scales the one pixel to the
+/// picture's frame. A carrier the JPEG's size would cost its pixels twice over in cairo 1.16: the
+/// surface itself, and the copy cairo makes of it for the page's snapshot when it is destroyed.
+final class JPEGCarrier {
     let surface: OpaquePointer
 
-    init(width: Int, height: Int) throws {
-        // Not cairo_image_surface_create: its pixels come from calloc, which for a heap block
-        // writes every byte, and cairo keeps the surfaces of a PDF until the document ends.
-        guard let s = shim_blank_surface(Int32(width), Int32(height)) else {
-            throw RenderError("cannot reserve a \(width)×\(height) image")
+    init() throws {
+        let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)!
+        guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(s)
+            throw RenderError("cannot create an image surface")
         }
         surface = s
     }
 
-    func attach(jpeg: Data, uniqueID: String) throws {
-        // Straight from the (mapped) file into cairo's copy, with no array in between.
-        for (type, bytes) in [(CAIRO_MIME_TYPE_JPEG, jpeg), (CAIRO_MIME_TYPE_UNIQUE_ID, Data(uniqueID.utf8))] {
-            let copy = malloc(max(bytes.count, 1))!
-            bytes.withUnsafeBytes { if let base = $0.baseAddress { _ = memcpy(copy, base, bytes.count) } }
-            let status = cairo_surface_set_mime_data(surface, type, copy.assumingMemoryBound(to: UInt8.self), UInt(bytes.count), free, copy)
-            guard status == CAIRO_STATUS_SUCCESS else {
-                free(copy)
-                throw RenderError("cairo refused the image data: \(String(cString: cairo_status_to_string(status)))")
-            }
+    /// The JPEG's bytes go to cairo in a buffer of their own, which cairo frees with the surface's
+    /// last snapshot; until then `sink` knows the buffer as this image.
+    func attach(jpeg asset: ImageAsset, sink: PDFSink) throws {
+        guard let bytes = asset.mallocCopy() else {
+            throw ImageError(.truncated, "\(asset.origin) could not be read again, or changed size, while the book was rendering; render it again once the file is complete")
+        }
+        try set(CAIRO_MIME_TYPE_JPEG, MimeBuffer(taking: bytes, sink: sink, id: asset.id))
+        try set(CAIRO_MIME_TYPE_UNIQUE_ID, MimeBuffer(copying: Data(asset.id.utf8)))
+    }
+
+    private func set(_ type: UnsafePointer<CChar>, _ buffer: MimeBuffer) throws {
+        let closure = Unmanaged.passRetained(buffer).toOpaque()
+        let status = cairo_surface_set_mime_data(surface, type, buffer.bytes.assumingMemoryBound(to: UInt8.self), UInt(buffer.count),
+                                                 { Unmanaged<MimeBuffer>.fromOpaque($0!).release() }, closure)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            Unmanaged<MimeBuffer>.fromOpaque(closure).release()
+            throw RenderError("cairo refused the image data: \(String(cString: cairo_status_to_string(status)))")
         }
     }
 
     deinit { cairo_surface_destroy(surface) }
+}
+
+/// Bytes handed to cairo as mime data, freed when cairo lets go of them.
+private final class MimeBuffer {
+    let bytes: UnsafeMutableRawPointer
+    let count: Int
+    private weak var sink: PDFSink?
+
+    /// Owns `buffer` (from malloc) from now on.
+    init(taking buffer: UnsafeMutableRawBufferPointer, sink: PDFSink? = nil, id: String = "") {
+        bytes = buffer.baseAddress ?? malloc(1)!
+        count = buffer.count
+        self.sink = sink
+        sink?.register(bytes, count: count, id: id)
+    }
+
+    convenience init(copying data: Data) {
+        let buffer = UnsafeMutableRawBufferPointer(start: malloc(max(data.count, 1))!, count: data.count)
+        data.withUnsafeBytes { if let base = $0.baseAddress { buffer.baseAddress!.copyMemory(from: base, byteCount: data.count) } }
+        self.init(taking: buffer)
+    }
+
+    deinit {
+        sink?.forget(bytes)
+        free(bytes)
+    }
 }
 
 /// For PNG pages: each image decoded once per size the pages need, at the smallest libjpeg scale

@@ -4,64 +4,55 @@ import BookLayout
 
 /// Draws a page tree into one PDF: one PDF page per physical page at the trim size, fonts embedded
 /// as subsets by cairo, JPEGs passed through, and fixed dates so the same book gives the same bytes.
+///
+/// Pages stream: cairo writes each page, and the pictures it uses, when the page is shown, and the
+/// drawer keeps no picture beyond its page, so memory stays flat however long the book.
 public enum PDFWriter {
     /// Used when the book carries no `created` date.
     public static let fallbackDate = "2000-01-01T00:00:00Z"
 
-    /// cairo 1.16 keeps every image it has drawn until its PDF is finished, so a long book is drawn
-    /// in runs of this many pages, each its own cairo document, and the runs are joined by qpdf:
-    /// memory then stays flat in page count. (A picture repeated in two runs is stored twice.)
-    public static let pagesPerRun = 32
-
     /// `pages`: physical page numbers to write (all when nil).
     /// `opaque`: draw without transparency (for CMYK print; see `PageDrawer`).
     public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, opaque: Bool = false) throws {
-        let selected = tree.pages.filter { pages?.contains($0.number) ?? true }
-        let runs = stride(from: 0, to: max(selected.count, 1), by: pagesPerRun).map {
-            Array(selected[$0..<min($0 + pagesPerRun, selected.count)])
-        }
-        try AtomicOutput.write(to: url) { tmp in
-            if runs.count == 1 {
-                try drawRun(runs[0], of: tree, to: tmp, opaque: opaque)
-                return
-            }
-            let parts = runs.indices.map { tmp.appendingPathExtension("run\($0)") }
-            defer { parts.forEach { unlink($0.path) } }
-            for (run, part) in zip(runs, parts) { try drawRun(run, of: tree, to: part, opaque: opaque) }
-            let first = try QPDFDocument(reading: parts[0])
-            let rest = try parts.dropFirst().map { try QPDFDocument(reading: $0) }
-            for doc in rest { try first.appendPages(of: doc) }
-            try first.write(to: tmp)
-        }
+        try AtomicOutput.write(to: url) { tmp in _ = try draw(tree, into: tmp, pages: pages, opaque: opaque) }
     }
 
-    private static func drawRun(_ pages: [PageNode], of tree: PageTree, to file: URL, opaque: Bool) throws {
+    /// Writes the PDF to `file` (not atomically: for a caller that finishes it in place) and
+    /// returns a SHA-256 digest of its content, the basis of the document's `/ID`.
+    static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool) throws -> String {
+        let selected = tree.pages.filter { pages?.contains($0.number) ?? true }
+        let sink = try PDFSink(file)
         let media = tree.geometry.mediaSize(trim: tree.trim)
-        guard let surface = cairo_pdf_surface_create(file.path, media.width, media.height) else {
-            throw RenderError("cannot create \(file.path)")
-        }
+        let images = PDFImageSources(sink: sink)
+        let drawer = PageDrawer(images: images, opaque: opaque)
+        let surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
+            let sink = Unmanaged<PDFSink>.fromOpaque(closure!).takeUnretainedValue()
+            return sink.write(data!, Int(length)) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR
+        }, Unmanaged.passUnretained(sink).toOpaque(), media.width, media.height)!
         defer { cairo_surface_destroy(surface) }
-        try check(surface, file)
+        try check(surface, sink)
         setMetadata(surface, tree)
         let cr = cairo_create(surface)!
         defer { cairo_destroy(cr) }
-        let drawer = PageDrawer(images: PDFImageSources(), opaque: opaque)
-        for page in pages {
+        for page in selected {
             let origin = tree.geometry.trimOrigin(page: page.number)
             cairo_save(cr)
             cairo_translate(cr, origin.x, origin.y)
             try drawer.draw(page, on: cr)
             cairo_restore(cr)
             cairo_show_page(cr)
+            try check(surface, sink)
         }
         cairo_surface_finish(surface)
-        try check(surface, file)
+        try check(surface, sink)
+        return try sink.close()
     }
 
-    private static func check(_ surface: OpaquePointer, _ url: URL) throws {
+    private static func check(_ surface: OpaquePointer, _ sink: PDFSink) throws {
+        if let error = sink.error { throw RenderError("writing \(sink.path) failed: \(error)") }
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError("writing \(url.path) failed: \(String(cString: cairo_status_to_string(status)))")
+            throw RenderError("writing \(sink.path) failed: \(String(cString: cairo_status_to_string(status)))")
         }
     }
 

@@ -8,18 +8,22 @@ import BookLayout
 /// the target and renames, so the target is either the old file or the finished new one.
 public enum PrintPDF {
     public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, profile: PrintProfile? = nil) throws {
+        let plan = finishingPlan(tree, pages: pages, profile: profile)
+        guard let profile, profile.isCMYK else {
+            // Drawn and finished in the same temporary file: the pictures are written once.
+            try AtomicOutput.write(to: url) { tmp in
+                let digest = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: false)
+                try PDFFinisher.finishInPlace(tmp, plan: plan, contentDigest: digest)
+            }
+            return
+        }
         let drawn = AtomicOutput.temporaryPath(for: url).appendingPathExtension("cairo.pdf")
         defer { unlink(drawn.path) }
-        try PDFWriter.write(tree, to: drawn, pages: pages, opaque: profile?.isCMYK ?? false)
-        let plan = finishingPlan(tree, pages: pages, profile: profile)
-        if let profile, profile.isCMYK {
-            let finished = AtomicOutput.temporaryPath(for: url).appendingPathExtension("rgb.pdf")
-            defer { unlink(finished.path) }
-            try PDFFinisher.finish(drawn, plan: plan, to: finished)
-            try CMYKConverter.convertToPDFX1a(finished, to: url, plan: plan, maxInk: profile.maxInk)
-        } else {
-            try PDFFinisher.finish(drawn, plan: plan, to: url)
-        }
+        try PDFWriter.write(tree, to: drawn, pages: pages, opaque: true)
+        let finished = AtomicOutput.temporaryPath(for: url).appendingPathExtension("rgb.pdf")
+        defer { unlink(finished.path) }
+        try PDFFinisher.finish(drawn, plan: plan, to: finished)
+        try CMYKConverter.convertToPDFX1a(finished, to: url, plan: plan, maxInk: profile.maxInk)
     }
 
     static func finishingPlan(_ tree: PageTree, pages: Set<Int>?, profile: PrintProfile?) -> FinishingPlan {

@@ -2,10 +2,12 @@ import Foundation
 import CQPDF
 
 /// Adds to a PDF what cairo 1.16 cannot write: print boxes, document info with proper `D:` dates,
-/// `/Lang`, bookmarks, page labels, viewer preferences and an output intent. The result is written
-/// whole to a temporary file beside the target and renamed over it, so the target is either the
-/// old file or the finished one; its `/ID` is derived from the content, so the same input and plan
-/// give the same bytes.
+/// `/Lang`, bookmarks, page labels, viewer preferences and an output intent.
+///
+/// Two ways to write it. `finish(_:plan:to:)` writes a new file whole through qpdf, beside the
+/// target and renamed over it, with an `/ID` qpdf derives from the content. `finishInPlace`
+/// appends the changed objects to the PDF as an incremental update (PDF 32000-1 §7.5.6), which is
+/// how a freshly drawn PDF is finished: its megabytes of pictures are not read and written again.
 public enum PDFFinisher {
     public static func finish(_ input: URL, plan: FinishingPlan, to output: URL) throws {
         try finish(input, plan: plan, to: output, forPDFX: false)
@@ -14,6 +16,34 @@ public enum PDFFinisher {
     /// `forPDFX`: writes no object streams, which PDF 1.3 (PDF/X-1a) does not have.
     static func finish(_ input: URL, plan: FinishingPlan, to output: URL, forPDFX: Bool) throws {
         let doc = try QPDFDocument(reading: input)
+        try apply(plan, to: doc, input: input)
+        if forPDFX { try removeInterpolation(doc) }
+
+        // Without this qpdf would keep the first half of an existing (clock-based) ID.
+        try doc.remove(try doc.trailer(), "/ID")
+
+        var options = QPDFDocument.WriteOptions()
+        if forPDFX { options.objectStreams = qpdf_o_disable }
+        try AtomicOutput.write(to: output) { tmp in try doc.write(to: tmp, options: options) }
+    }
+
+    /// Appends the finishing to `file` itself. `contentDigest` stands for the content already in
+    /// the file (see `PDFSink`); with the update it makes the `/ID`, so the same book gives the
+    /// same bytes. The plan must not carry an output intent (a stream, which PDF/X output gets
+    /// through `finish` anyway). The caller owns `file`: it is a temporary file, renamed into
+    /// place afterwards, so a failure here never leaves a half-updated PDF at the target.
+    static func finishInPlace(_ file: URL, plan: FinishingPlan, contentDigest: String) throws {
+        guard plan.outputIntent == nil else { throw FinishingError("an output intent cannot be added in place") }
+        let update: IncrementalUpdate
+        do {
+            let doc = try QPDFDocument(reading: file)
+            try apply(plan, to: doc, input: file)
+            update = try IncrementalUpdate(doc)
+        }
+        try update.append(to: file, contentDigest: contentDigest)
+    }
+
+    private static func apply(_ plan: FinishingPlan, to doc: QPDFDocument, input: URL) throws {
         let count = try doc.pageCount
         var pages: [QPDFDocument.Handle] = []
         var media: [PDFRect] = []
@@ -36,17 +66,8 @@ public enum PDFFinisher {
                 try doc.remove(page, "/ArtBox")
             }
         }
-
-        if forPDFX { try removeInterpolation(doc) }
         try writeInfo(plan.info, into: doc)
         try writeCatalog(plan, pages: pages, into: doc)
-
-        // Without this qpdf would keep the first half of an existing (clock-based) ID.
-        try doc.remove(try doc.trailer(), "/ID")
-
-        var options = QPDFDocument.WriteOptions()
-        if forPDFX { options.objectStreams = qpdf_o_disable }
-        try AtomicOutput.write(to: output) { tmp in try doc.write(to: tmp, options: options) }
     }
 
     /// PDF/X forbids `/Interpolate true` on images (cairo sets it, Ghostscript keeps it): a
@@ -57,7 +78,7 @@ public enum PDFFinisher {
             let object = try doc.object(id)
             guard try doc.isStream(object) else { continue }
             let dict = try doc.streamDictionary(object)
-            if try doc.has(dict, "/Interpolate") { try doc.remove(dict, "/Interpolate") }
+            try doc.remove(dict, "/Interpolate")
         }
     }
 

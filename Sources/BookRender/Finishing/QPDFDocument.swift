@@ -9,6 +9,8 @@ final class QPDFDocument {
 
     private var data: qpdf_data?
     private let source: String
+    /// Indirect objects changed or made since reading: what an incremental update must write.
+    private(set) var touched: Set<Int> = []
 
     init(reading url: URL) throws {
         source = url.path
@@ -138,7 +140,28 @@ final class QPDFDocument {
         try array([try number(r.llx), try number(r.lly), try number(r.urx), try number(r.ury)])
     }
 
-    func indirect(_ h: Handle) throws -> Handle { try call { qpdf_make_indirect_object($0, h) } }
+    func indirect(_ h: Handle) throws -> Handle {
+        let made = try call { qpdf_make_indirect_object($0, h) }
+        try touch(made)
+        return made
+    }
+
+    /// The object number of an indirect object, nil for a direct one.
+    func objectID(_ h: Handle) throws -> Int? {
+        guard try call({ qpdf_oh_is_indirect($0, h) }) != 0 else { return nil }
+        return Int(try call { qpdf_oh_get_object_id($0, h) })
+    }
+
+    private func touch(_ h: Handle) throws {
+        if let id = try objectID(h) { touched.insert(id) }
+    }
+
+    /// Object `id` written as PDF syntax, references to other objects as `n g R`.
+    func unparsed(_ id: Int) throws -> String {
+        let object = try self.object(id)
+        guard try !isStream(object) else { throw FinishingError("\(source): object \(id) is a stream; it cannot be updated in place") }
+        return try call(in: "writing") { q -> String in qpdf_oh_unparse_resolved(q, object).map { String(cString: $0) } ?? "null" }
+    }
 
     func stream(data: Data, dictionary entries: [(String, Handle)]) throws -> Handle {
         let s = try call { qpdf_oh_new_stream($0) }
@@ -154,22 +177,16 @@ final class QPDFDocument {
 
     func set(_ object: Handle, _ key: String, _ value: Handle) throws {
         try call { qpdf_oh_replace_key($0, object, key, value) }
+        try touch(object)
     }
 
     func remove(_ object: Handle, _ key: String) throws {
+        guard try has(object, key) else { return }
         try call { qpdf_oh_remove_key($0, object, key) }
+        try touch(object)
     }
 
     // MARK: Writing
-
-    /// Appends every page of `other` (which must stay open until this document is written: qpdf
-    /// copies the page's objects lazily, reading their streams from `other` when writing).
-    func appendPages(of other: QPDFDocument) throws {
-        for i in 0..<(try other.pageCount) {
-            let page = try other.page(i)
-            try call(in: "merging") { qpdf_add_page($0, other.q, page, 0) }
-        }
-    }
 
     struct WriteOptions {
         /// Keep the input's object streams as they are; PDF/X-1a (PDF 1.3) must have none.

@@ -3,7 +3,6 @@
 #include "shim_gobject.h"
 #include "shim_jpeg.h"
 #include "shim_png.h"
-#include "shim_memory.h"
 #include "shim_png_rgba.h"
 #include "shim_sha256.h"
 #endif

@@ -1,0 +1,79 @@
+import Foundation
+import BookResolve
+
+/// The objects a finishing step changed or made, written after the end of the original file with
+/// their own cross-reference section and a trailer pointing back at the original one (`/Prev`):
+/// an incremental update, PDF 32000-1 §7.5.6. Readers take the newest version of each object, so
+/// the file reads as if rewritten, while the original bytes (pictures above all) stay untouched.
+struct IncrementalUpdate {
+    private let objects: [(id: Int, body: String)]
+    private let size: Int
+    private let root: Int
+    private let info: Int?
+
+    /// Takes what `doc` changed; `doc` must have been read from the file the update will go to.
+    init(_ doc: QPDFDocument) throws {
+        objects = try doc.touched.sorted().map { ($0, try doc.unparsed($0)) }
+        let trailer = try doc.trailer()
+        guard let root = try doc.objectID(try doc.root()) else { throw FinishingError("the PDF's catalog is not an indirect object") }
+        self.root = root
+        info = try doc.has(trailer, "/Info") ? try doc.objectID(try doc.get(trailer, "/Info")) : nil
+        size = max(try doc.intValue(try doc.get(trailer, "/Size")), (objects.last?.id ?? 0) + 1)
+    }
+
+    func append(to file: URL, contentDigest: String) throws {
+        guard let handle = FileHandle(forUpdatingAtPath: file.path) else {
+            throw FinishingError("cannot open \(file.path) to finish it")
+        }
+        defer { try? handle.close() }
+        do {
+            let end = try handle.seekToEnd()
+            let previous = try Self.startxref(handle, fileSize: end, path: file.path)
+            var text = "\n"
+            var offsets: [Int: Int] = [:]
+            for (id, body) in objects {
+                offsets[id] = Int(end) + text.utf8.count
+                text += "\(id) 0 obj\n\(body)\nendobj\n"
+            }
+            let xref = Int(end) + text.utf8.count
+            text += "xref\n"
+            for run in Self.runs(objects.map(\.id)) {
+                text += "\(run.first!) \(run.count)\n"
+                for id in run { text += String(format: "%010d 00000 n \n", offsets[id]!) }
+            }
+            // The same content and finishing give the same ID; both halves equal, as for a new file.
+            let id = String(SHA256.hex(contentDigest + "\n" + text).prefix(32))
+            var trailer = "/Size \(size) /Root \(root) 0 R"
+            if let info { trailer += " /Info \(info) 0 R" }
+            trailer += " /Prev \(previous) /ID [<\(id)><\(id)>]"
+            text += "trailer\n<< \(trailer) >>\nstartxref\n\(xref)\n%%EOF\n"
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch let error as FinishingError {
+            throw error
+        } catch {
+            throw FinishingError("cannot finish \(file.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Consecutive object numbers, one cross-reference subsection each.
+    static func runs(_ ids: [Int]) -> [[Int]] {
+        var out: [[Int]] = []
+        for id in ids {
+            if let last = out.last?.last, last + 1 == id { out[out.count - 1].append(id) } else { out.append([id]) }
+        }
+        return out
+    }
+
+    /// The offset after the last `startxref` of the file: where its newest cross-reference is.
+    static func startxref(_ handle: FileHandle, fileSize: UInt64, path: String) throws -> Int {
+        let tail = min(fileSize, 1024)
+        try handle.seek(toOffset: fileSize - tail)
+        let text = String(decoding: try handle.read(upToCount: Int(tail)) ?? Data(), as: UTF8.self)
+        guard let keyword = text.range(of: "startxref", options: .backwards),
+              let number = text[keyword.upperBound...].split(whereSeparator: \.isWhitespace).first.flatMap({ Int($0) }) else {
+            throw FinishingError("\(path) has no startxref at its end")
+        }
+        try handle.seekToEnd()
+        return number
+    }
+}

@@ -1,0 +1,95 @@
+import Testing
+import Foundation
+import BookModel
+import BookLayout
+import BookRender
+import BookTestSupport
+
+/// The PDF is drawn once, page after page, and finished by appending to it: checked on the file
+/// with qpdf and poppler.
+@Suite struct StreamingPDFTests {
+    /// A photo book of `pages` pages that shows `a.jpg` and `b.jpg` in turn.
+    func photoBook(pages: Int) throws -> (Book, URL, Data) {
+        let dir = try temporaryDirectory("streaming")
+        let a = try TestImages.gradientJPEG(width: 320, height: 240)
+        try a.write(to: dir.appendingPathComponent("a.jpg"))
+        try TestImages.gradientJPEG(width: 240, height: 320).write(to: dir.appendingPathComponent("b.jpg"))
+        let book = Book(kind: .memoir, title: "Streaming", language: "en-US", created: "2024-02-03T04:05:06Z",
+                        theme: "memoir", format: BookFormat(trim: .preset("6x9")),
+                        pages: (0..<pages).map { Page(type: .photo, image: .path($0 % 2 == 0 ? "a.jpg" : "b.jpg"), caption: "Photo \($0 + 1)") })
+        return (book, dir, a)
+    }
+
+    /// The object numbers of the images `pdfimages -list` reports.
+    func imageObjects(_ pdf: URL) throws -> Set<String> {
+        let rows = try run("pdfimages", ["-list", pdf.path]).stdout.split(separator: "\n").dropFirst(2)
+        return Set(rows.map { String($0.split(separator: " ", omittingEmptySubsequences: true)[10]) })
+    }
+
+    @Test func picturesRepeatedOverManyPagesAreStoredOnce() throws {
+        let (book, dir, _) = try photoBook(pages: 70)
+        let tree = try TestPipeline.layout(book, folder: dir)
+        let pdf = dir.appendingPathComponent("book.pdf")
+        try PrintPDF.write(tree, to: pdf)
+        #expect(try run("qpdf", ["--show-npages", pdf.path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(tree.pages.count)")
+        // Pages 1, 3, 5… and 2, 4, 6… each share one image object, from the first page to the 70th.
+        #expect(try imageObjects(pdf).count == 2)
+    }
+
+    @Test func finishingIsAnIncrementalUpdateAfterTheDrawnPages() throws {
+        let (book, dir, jpeg) = try photoBook(pages: 4)
+        let tree = try TestPipeline.layout(book, folder: dir)
+        let pdf = dir.appendingPathComponent("book.pdf")
+        try PrintPDF.write(tree, to: pdf)
+        let bytes = try Data(contentsOf: pdf)
+        let text = String(decoding: bytes, as: UTF8.self)
+
+        // Two sections, the second pointing back at the first; the picture is in the file verbatim.
+        #expect(text.components(separatedBy: "%%EOF").count == 3)
+        let trailer = try #require(text.components(separatedBy: "trailer").last)
+        #expect(trailer.contains("/Prev "))
+        #expect(trailer.range(of: #"/ID \[<[0-9a-f]{32}><[0-9a-f]{32}>\]"#, options: .regularExpression) != nil)
+        #expect(bytes.range(of: jpeg) != nil)
+
+        let check = try run("qpdf", ["--check", pdf.path])
+        #expect(check.status == 0 && !check.stdout.contains("WARNING"), "\(check.stdout)\(check.stderr)")
+        // The newest version of each page is the one with the print boxes.
+        let boxes = try run("pdfinfo", ["-box", "-f", "1", "-l", "\(tree.pages.count)", pdf.path]).stdout
+        #expect(boxes.components(separatedBy: "TrimBox:").count - 1 == tree.pages.count)
+        #expect(try run("pdfinfo", [pdf.path]).stdout.contains("CreationDate:    Sat Feb  3 04:05:06 2024 UTC"))
+    }
+
+    @Test func theIDChangesWithAPicturesContentAlone() throws {
+        let (book, dir, jpeg) = try photoBook(pages: 4)
+        func id() throws -> String {
+            let pdf = dir.appendingPathComponent("book.pdf")
+            try PrintPDF.write(try TestPipeline.layout(book, folder: dir), to: pdf)
+            let text = String(decoding: try Data(contentsOf: pdf), as: UTF8.self)
+            let match = try #require(text.range(of: #"/ID \[<[0-9a-f]{32}>"#, options: [.regularExpression, .backwards]))
+            return String(text[match])
+        }
+        let first = try id()
+        #expect(try id() == first)
+        // Same size, same header, one byte of the compressed picture changed: a different document.
+        var changed = jpeg
+        changed[changed.count - 40] ^= 0x55
+        try changed.write(to: dir.appendingPathComponent("a.jpg"))
+        #expect(try id() != first)
+    }
+
+    @Test func aPictureCutShortWhileRenderingFailsNamingItAndWritesNothing() throws {
+        let (book, dir, jpeg) = try photoBook(pages: 4)
+        let tree = try TestPipeline.layout(book, folder: dir)
+        try jpeg.prefix(jpeg.count / 2).write(to: dir.appendingPathComponent("a.jpg"))
+        let pdf = dir.appendingPathComponent("book.pdf")
+        do {
+            try PrintPDF.write(tree, to: pdf)
+            Issue.record("rendering went on with a picture cut short")
+        } catch {
+            #expect("\(error)".contains("a.jpg"), "\(error)")
+            #expect("\(error)".contains("($.pages[0])"), "the page and the JSON path of the first page using it: \(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: pdf.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["a.jpg", "b.jpg"], "no temporary file left behind")
+    }
+}
