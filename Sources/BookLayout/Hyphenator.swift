@@ -77,17 +77,32 @@ public final class Hyphenator {
     public func hyphenate(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count + text.utf8.count / 8)
-        var token = ""
-        for ch in text {
+        var tokenStart: String.Index?
+        var index = text.startIndex
+        while index < text.endIndex {
+            let ch = text[index]
+            let next = text.index(after: index)
             if ch.isWhitespace {
-                if !token.isEmpty { out += hyphenateToken(token); token = "" }
+                if let start = tokenStart { out += hyphenatedToken(text[start..<index]); tokenStart = nil }
                 out.append(ch)
-            } else {
-                token.append(ch)
+            } else if tokenStart == nil {
+                tokenStart = index
             }
+            index = next
         }
-        if !token.isEmpty { out += hyphenateToken(token) }
+        if let start = tokenStart { out += hyphenatedToken(text[start...]) }
         return out
+    }
+
+    /// Books repeat their words: each distinct token goes through libhyphen once.
+    private var tokenCache: [Substring: String] = [:]
+
+    private func hyphenatedToken(_ token: Substring) -> String {
+        if let hit = tokenCache[token] { return hit }
+        let result = hyphenateToken(token)
+        if tokenCache.count >= 100_000 { tokenCache.removeAll(keepingCapacity: true) }
+        tokenCache[token] = result
+        return result
     }
 
     /// The break positions inside one word, as counts of Characters before each break
@@ -100,10 +115,9 @@ public final class Hyphenator {
 
     // MARK: - Words
 
-    private func hyphenateToken(_ token: String) -> String {
-        if token.unicodeScalars.contains(where: { $0 == "\u{00AD}" || $0.properties.numericType != nil }) { return token }
-        let lower = token.lowercased()
-        if lower.contains("://") || lower.hasPrefix("www.") || lower.contains("@") || lower.contains("/") { return token }
+    private func hyphenateToken(_ token: Substring) -> String {
+        if token.unicodeScalars.contains(where: { $0 == "\u{00AD}" || $0.properties.numericType != nil }) { return String(token) }
+        if Self.looksLikeAddress(token) { return String(token) }
         // Letter runs between punctuation: "well-known," → "well", "known"; "l’université" → "l", "université".
         var out = ""
         var run: [Character] = []
@@ -124,6 +138,14 @@ public final class Hyphenator {
         }
         flush()
         return out
+    }
+
+    /// URLs, e-mail addresses and paths: "://", "@" or "/" anywhere, or "www." in front (any case).
+    private static func looksLikeAddress(_ token: Substring) -> Bool {
+        let bytes = token.utf8
+        if bytes.contains(where: { $0 == 0x40 || $0 == 0x2F }) { return true }  // "@", "/" (and so "://")
+        let prefix = bytes.prefix(4).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        return prefix == Array("www.".utf8)
     }
 
     private static func isWordCharacter(_ ch: Character) -> Bool {

@@ -93,13 +93,17 @@ public final class Typesetter {
     /// Blank lines separate paragraphs (Pango's "\n"); other newlines become U+2028 LINE SEPARATOR,
     /// which breaks the line without starting a paragraph (no indent, same direction).
     static func normalizedParagraphs(_ text: String) -> String {
-        let unified = text.replacingOccurrences(of: "\r\n", with: "\n")
-            .replacingOccurrences(of: "\r", with: "\n")
-            .replacingOccurrences(of: "\u{2029}", with: "\n\n")
+        var unified = text
+        // CR (0x0D) and U+2029 (E2 80 A9) are rare; the replacements are not cheap on a long text.
+        if text.utf8.contains(where: { $0 == 0x0D || $0 == 0xE2 }) {
+            unified = text.replacingOccurrences(of: "\r\n", with: "\n")
+                .replacingOccurrences(of: "\r", with: "\n")
+                .replacingOccurrences(of: "\u{2029}", with: "\n\n")
+        }
         var paragraphs: [String] = []
         var current: [Substring] = []
         for line in unified.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.allSatisfy(\.isWhitespace) {
+            if isBlank(line) {
                 if !current.isEmpty { paragraphs.append(current.joined(separator: "\u{2028}")) }
                 current = []
             } else {
@@ -108,6 +112,15 @@ public final class Typesetter {
         }
         if !current.isEmpty { paragraphs.append(current.joined(separator: "\u{2028}")) }
         return paragraphs.joined(separator: "\n")
+    }
+
+    /// Only whitespace (Unicode's, so a line of no-break spaces is blank too).
+    private static func isBlank(_ line: Substring) -> Bool {
+        for byte in line.utf8 {
+            if byte >= 0x80 { return line.allSatisfy(\.isWhitespace) }
+            if byte != 0x20 && !(0x09...0x0D).contains(byte) { return false }
+        }
+        return true
     }
 
     // MARK: - Measuring
