@@ -41,6 +41,14 @@ public final class FontLibrary: @unchecked Sendable {
         }
     }
 
+    /// Starts loading the library for `manifest` (no extra folders) on a thread of its own, so
+    /// that fontconfig's scan of the font files (tens of milliseconds) overlaps other work such as
+    /// reading a book's images. A later `load` of the same library waits for it; an error is left
+    /// for that `load` to report.
+    public static func preload(manifest: URL) {
+        Thread.detachNewThread { _ = try? load(manifest: manifest) }
+    }
+
     private init(manifestURL: URL, extraDirectories: [URL]) throws {
         let manifest = try FontManifest.load(from: manifestURL)
         for file in manifest.files where !FileManager.default.fileExists(atPath: file.path) {

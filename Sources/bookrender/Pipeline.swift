@@ -16,6 +16,7 @@ struct Pipeline {
 
     func resolve(_ loaded: LoadedBook) throws -> (ResolvedBook, ResourceLocator) {
         let resources = try ResourceLocator.locate()
+        FontLibrary.preload(manifest: resources.fontManifest)
         let resolver = Resolver(templatesDirectory: resources.templates, options: .init(theme: theme, strict: strict, profile: profile))
         return (try resolver.resolve(loaded.book, folder: loaded.folder), resources)
     }
