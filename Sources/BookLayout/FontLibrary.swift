@@ -248,6 +248,13 @@ final class PangoSession {
         pango_context_set_language(context, pango_language_from_string(language.isEmpty ? "und" : language))
         self.fontMap = map
         self.context = context
+        // Before this session lays out anything, and before any other thread's can: see the shim.
+        let desc = fontDescription(family: library.manifest.defaultFamily, size: 12, weight: 400, italic: false)
+        if let font = pango_font_map_load_font(map, context, desc) {
+            shim_serialize_pango_font_metrics(font)
+            shim_object_unref(UnsafeMutableRawPointer(font))
+        }
+        pango_font_description_free(desc)
     }
 
     deinit {
