@@ -9,10 +9,19 @@ import BookResolve
 /// table says, and the page count is padded to the printer's multiple.
 public struct BookLayouter {
     public let typesetter: Typesetter
+    /// Threads the long texts are laid out on (see `TextPrefetch`); the page tree is the same
+    /// whatever the number.
+    public var textThreads: Int
 
-    public init(typesetter: Typesetter) { self.typesetter = typesetter }
+    public init(typesetter: Typesetter, textThreads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.typesetter = typesetter
+        self.textThreads = textThreads
+    }
 
     public func layout(_ book: ResolvedBook) -> PageTree {
+        if textThreads > 1 {
+            TextPrefetch.prepare(TextPrefetch.requests(book, typesetter: typesetter), on: typesetter, threads: textThreads)
+        }
         var book = book
         var tree = layoutOnce(book)
         // The gutter depends on the page count, which depends on the gutter: widen and lay out again

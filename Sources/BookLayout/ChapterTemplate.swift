@@ -22,10 +22,14 @@ enum ChapterTemplate {
             ctx.append(.text(ctx.textBox(s, x: content.x, y: y, width: content.width, color: ctx.palette.muted)), to: index)
             y += s.height
         }
-        if let text = page.page.text, !text.isEmpty {
+        if let request = bodyRequest(page, ctx) {
             // An opener may carry the chapter's first words; they flow on after the opener.
-            let body = ctx.setText(text, role: typo.body, width: content.width)
-            TextFlow.flow(body, from: 0, role: .text, source: page.index, ctx)
+            TextFlow.flow(ctx.setText(request), from: 0, role: .text, source: page.index, ctx)
         }
+    }
+
+    static func bodyRequest(_ page: ResolvedPage, _ ctx: LayoutContext) -> TextRequest? {
+        guard let text = page.page.text, !text.isEmpty else { return nil }
+        return ctx.request(text, role: ctx.tokens.typography.body, width: ctx.contentRect(for: ctx.nextNumber).width)
     }
 }

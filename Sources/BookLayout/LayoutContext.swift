@@ -82,8 +82,16 @@ final class LayoutContext {
     }
 
     func setText(_ text: String, role: TypeRole, width: Double, scale: Double = 1, alignment: TextAlignment? = nil) -> TextLayout {
-        typesetter.layout(text, style: style(role, scale: scale), width: width,
-                          alignment: alignment ?? self.alignment(role), hyphenate: role.hyphenate)
+        setText(request(text, role: role, width: width, scale: scale, alignment: alignment))
+    }
+
+    func setText(_ r: TextRequest) -> TextLayout {
+        typesetter.layout(r.text, style: r.style, width: r.width, alignment: r.alignment, hyphenate: r.hyphenate)
+    }
+
+    func request(_ text: String, role: TypeRole, width: Double, scale: Double = 1, alignment: TextAlignment? = nil) -> TextRequest {
+        TextRequest(text: text, style: style(role, scale: scale), width: width,
+                    alignment: alignment ?? self.alignment(role), hyphenate: role.hyphenate)
     }
 
     /// A whole layout placed with its first line's top at `origin.y`.

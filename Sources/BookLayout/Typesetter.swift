@@ -4,7 +4,8 @@ import CShim
 
 /// Sets text with Pango against the private font set. One per thread or task, never shared:
 /// Pango font maps and contexts hang or crash when two threads use them at once. Layouts it
-/// returns carry Pango objects of this Typesetter and must be drawn on the same thread.
+/// returns carry Pango objects of this Typesetter: draw them on its thread, or on another only
+/// once this one is done with it (as `TextPrefetch` hands its helpers' layouts over).
 ///
 /// Layout is device independent (no hinting, no glyph-position rounding, 72 units per inch), so a
 /// TextLayout breaks the same way whether it is drawn into a PDF or a 150-dpi PNG.
@@ -36,9 +37,24 @@ public final class Typesetter {
     /// line break. With `hyphenate`, soft hyphens are inserted from the language's dictionary
     /// when there is one (`TextLayout.hyphenated` says whether there was).
     public func layout(_ text: String, style: TextStyle, width: Double, alignment: TextAlignment, hyphenate: Bool) -> TextLayout {
+        let request = TextRequest(text: text, style: style, width: width, alignment: alignment, hyphenate: hyphenate)
+        return prepared[request] ?? makeLayout(request)
+    }
+
+    /// Layouts made ahead of time (see `TextPrefetch`), and the helpers whose Pango objects they use.
+    private var prepared: [TextRequest: TextLayout] = [:]
+    private var helpers: [Typesetter] = []
+
+    func adopt(_ layouts: [(TextRequest, TextLayout)], from helper: Typesetter?) {
+        for (request, layout) in layouts { prepared[request] = layout }
+        if let helper { helpers.append(helper) }
+    }
+
+    func makeLayout(_ request: TextRequest) -> TextLayout {
+        let (text, style, width, alignment) = (request.text, request.style, request.width, request.alignment)
         var laidOut = Self.normalizedParagraphs(text)
         var hyphenated = false
-        if hyphenate, let hyphenator {
+        if request.hyphenate, let hyphenator {
             laidOut = hyphenator.hyphenate(laidOut)
             hyphenated = true
         }

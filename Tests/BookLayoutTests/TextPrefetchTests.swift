@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import BookModel
+import BookResolve
+@testable import BookLayout
+import BookTestSupport
+
+/// Long texts are laid out on several threads, each with its own Typesetter. The result must be
+/// the layout one thread would make: the same lines, so the same pages and the same PDF.
+@Suite struct TextPrefetchTests {
+    /// Justified, hyphenated prose in three faces (each face has metrics of its own to compute).
+    static let requests: [TextRequest] = (0..<12).map { i in
+        let style = TextStyle(family: "Linux Libertine O", size: 10.5 + Double(i % 3), weight: i % 3 == 1 ? 700 : 400,
+                              italic: i % 3 == 2, lineHeight: 1.35, letterSpacing: 0, firstLineIndent: 12)
+        return TextRequest(text: sampleProse(paragraphs: 14, seed: UInt64(i + 1)), style: style, width: 250 + Double(i % 4) * 20,
+                           alignment: .justify, hyphenate: true)
+    }
+
+    static func lines(_ layout: TextLayout) -> [String] { layout.lines.map(\.text) }
+
+    /// Fresh typesetters on four threads at once, against one typesetter alone. Each round starts
+    /// fresh font maps, whose font metrics are computed while the other threads compute theirs:
+    /// the moment Pango 1.50's shared recursion flag used to spoil a font's character width.
+    @Test func typesettersOnConcurrentThreadsBreakLinesAsOneAlone() throws {
+        let reference = try TestPipeline.typesetter()
+        let expected = Self.requests.map { Self.lines(reference.makeLayout($0)) }
+        let fonts = reference.fonts
+        for round in 0..<10 {
+            let results = Results(count: Self.requests.count)
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                let typesetter = Typesetter(fonts: fonts, language: "en-US")
+                for i in stride(from: worker, to: Self.requests.count, by: 4) {
+                    results.set(i, Self.lines(typesetter.makeLayout(Self.requests[i])))
+                }
+            }
+            for i in Self.requests.indices {
+                let got = results.get(i)
+                let firstDifference = zip(got, expected[i]).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, expected[i].count)
+                #expect(got == expected[i], "round \(round), text \(i): line \(firstDifference) differs from a single thread's")
+            }
+        }
+    }
+
+    @Test func aBookLaidOutWithHelpersHasTheSamePagesAsWithout() throws {
+        let chapters = (1...8).map { n in
+            Page(type: .chapter, text: sampleProse(paragraphs: 30, seed: UInt64(n)), title: "Chapter \(n)")
+        }
+        let book = Book(kind: .memoir, title: "Prefetch", language: "en-US", theme: "memoir",
+                        format: BookFormat(trim: .preset("6x9")), pages: chapters)
+        let resolved = try TestPipeline.resolve(book)
+        let requests = TextPrefetch.requests(resolved, typesetter: try TestPipeline.typesetter())
+        #expect(requests.count == 8, "every chapter's text is long enough to lay out ahead")
+        func pages(threads: Int) throws -> [[String]] {
+            let tree = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: threads).layout(resolved)
+            return tree.pages.map { page in page.items.flatMap { item -> [String] in
+                guard case .text(let box) = item else { return [] }
+                return box.lines.map { box.layout.lines[$0].text }
+            } }
+        }
+        let alone = try pages(threads: 1)
+        #expect(alone.count > 40)
+        for threads in [2, 3] {
+            let same = try pages(threads: threads) == alone
+            #expect(same, "\(threads) threads")
+        }
+    }
+
+    final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [[String]]
+        init(count: Int) { values = Array(repeating: [], count: count) }
+        func set(_ i: Int, _ v: [String]) { lock.withLock { values[i] = v } }
+        func get(_ i: Int) -> [String] { lock.withLock { values[i] } }
+    }
+}
