@@ -78,13 +78,25 @@ public final class Hyphenator {
         var out = ""
         out.reserveCapacity(text.utf8.count + text.utf8.count / 8)
         var tokenStart: String.Index?
+        let bytes = text.utf8
         var index = text.startIndex
         while index < text.endIndex {
-            let ch = text[index]
-            let next = text.index(after: index)
-            if ch.isWhitespace {
+            // An ASCII byte followed by another (or the end) is a whole Character: decided on the
+            // byte, without Unicode property lookups. Anything else goes through Character.
+            let byte = bytes[index]
+            let after = bytes.index(after: index)
+            let whitespace: Bool
+            let next: String.Index
+            if byte < 0x80 && (after == bytes.endIndex || bytes[after] < 0x80) {
+                whitespace = byte == 0x20 || (0x09...0x0D).contains(byte)
+                next = after
+            } else {
+                whitespace = text[index].isWhitespace
+                next = text.index(after: index)
+            }
+            if whitespace {
                 if let start = tokenStart { out += hyphenatedToken(text[start..<index]); tokenStart = nil }
-                out.append(ch)
+                out += text[index..<next]
             } else if tokenStart == nil {
                 tokenStart = index
             }
