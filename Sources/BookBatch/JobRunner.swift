@@ -31,7 +31,7 @@ public struct JobRunner: Sendable {
     }
 
     public func exportArguments(_ job: BatchJob) -> [String] {
-        // One rasterizing thread per job: the batch already runs --jobs books side by side.
+        // One thread per job for layout and rasterizing: the batch already runs --jobs books side by side.
         ["export", job.input, "-o", job.output] + job.options.arguments(profile: job.profile) + ["--workers", "1"]
     }
 

@@ -42,7 +42,7 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: "Write a JSON report (pages, placeholders, warnings) to this file.")
     var report: String?
 
-    @Option(name: .long, help: "Threads rasterizing PNG pages (default: one per core). The files are the same whatever the number.")
+    @Option(name: .long, help: "Threads laying out the book's long texts and rasterizing PNG pages (default: one per core). The files are the same whatever the number.")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(name: .long, help: "First generate the missing illustrations (as `bookrender illustrate` does).")
@@ -60,7 +60,7 @@ struct Export: ParsableCommand {
     func run() throws {
         do {
             let book = fillMissing ? try illustrate.fill(self.book) : self.book
-            let pipeline = Pipeline(theme: theme, strict: strict, profile: profile)
+            let pipeline = Pipeline(theme: theme, strict: strict, profile: profile, threads: workers)
             let loaded = try pipeline.load(book)
             let (resolved, resources) = try pipeline.resolve(loaded)
             let tree = try pipeline.layout(resolved, resources: resources)
@@ -90,9 +90,11 @@ struct Export: ParsableCommand {
                 if workers == 1 {
                     files = try PNGPageWriter(dpi: dpi, spreads: spreads).write(tree, to: dir, pages: selected)
                 } else {
+                    // Each worker lays the book out again for its own font map, on its own thread alone.
+                    let perWorker = Pipeline(theme: theme, strict: strict, profile: profile, threads: 1)
                     files = try ParallelPNGWriter(dpi: dpi, spreads: spreads, workers: workers)
                         .write(pageCount: tree.pages.count, to: dir, pages: selected) {
-                            try pipeline.layout(resolved, resources: resources)
+                            try perWorker.layout(resolved, resources: resources)
                         }
                 }
                 summary += ", \(files.count) PNG files in \(png) at \(Int(dpi)) dpi"

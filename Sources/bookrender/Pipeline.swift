@@ -9,14 +9,17 @@ struct Pipeline {
     var theme: String?
     var strict = false
     var profile: String?
+    /// Threads for laying out the book's long texts.
+    var threads = ProcessInfo.processInfo.activeProcessorCount
 
     func load(_ path: String) throws -> LoadedBook {
-        try BookLoader.load(contentsOf: URL(fileURLWithPath: path))
+        // The font set loads while the book is read and resolved; `resolve` reports a missing one.
+        if let resources = try? ResourceLocator.locate() { FontLibrary.preload(manifest: resources.fontManifest) }
+        return try BookLoader.load(contentsOf: URL(fileURLWithPath: path))
     }
 
     func resolve(_ loaded: LoadedBook) throws -> (ResolvedBook, ResourceLocator) {
         let resources = try ResourceLocator.locate()
-        FontLibrary.preload(manifest: resources.fontManifest)
         let resolver = Resolver(templatesDirectory: resources.templates, options: .init(theme: theme, strict: strict, profile: profile))
         return (try resolver.resolve(loaded.book, folder: loaded.folder), resources)
     }
@@ -27,7 +30,7 @@ struct Pipeline {
     }
 
     func layout(_ resolved: ResolvedBook, resources: ResourceLocator) throws -> PageTree {
-        BookLayouter(typesetter: try typesetter(resolved, resources: resources)).layout(resolved)
+        BookLayouter(typesetter: try typesetter(resolved, resources: resources), textThreads: threads).layout(resolved)
     }
 
     func pageTree(_ path: String) throws -> (LoadedBook, ResolvedBook, PageTree) {

@@ -77,6 +77,23 @@ import BookTestSupport
         #expect(try id() != first)
     }
 
+    @Test func thePDFIsTheSameWhateverTheNumberOfLayoutThreads() throws {
+        let chapters = (1...6).map { n in Page(type: .chapter, text: sampleProse(paragraphs: 30, seed: UInt64(n)), title: "Chapter \(n)") }
+        let book = Book(kind: .memoir, title: "Threads", language: "en-US", created: "2024-02-03T04:05:06Z", theme: "memoir",
+                        format: BookFormat(trim: .preset("6x9")), pages: chapters)
+        let resolved = try TestPipeline.resolve(book)
+        let dir = try temporaryDirectory("threads")
+        var files: [Data] = []
+        for threads in [1, 2, 4] {
+            let tree = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: threads).layout(resolved)
+            let pdf = dir.appendingPathComponent("t\(threads).pdf")
+            try PrintPDF.write(tree, to: pdf)
+            files.append(try Data(contentsOf: pdf))
+        }
+        #expect(files[1] == files[0], "2 threads")
+        #expect(files[2] == files[0], "4 threads")
+    }
+
     @Test func aPictureCutShortWhileRenderingFailsNamingItAndWritesNothing() throws {
         let (book, dir, jpeg) = try photoBook(pages: 4)
         let tree = try TestPipeline.layout(book, folder: dir)
