@@ -18,6 +18,11 @@ public final class FontLibrary: @unchecked Sendable {
     public let config: OpaquePointer
     /// Every family name the configuration can match, as fontconfig spells it.
     public let familyNames: [String]
+    /// The manifest file each link of the cached font-set folder stands for (see `FontSetDirectory`).
+    private let realPaths: [String: String]
+
+    /// The font file behind a path fontconfig reports: the manifest's own path, never the link.
+    public func realPath(_ fontconfigPath: String) -> String { realPaths[fontconfigPath] ?? fontconfigPath }
     private let familiesByKey: [String: String]
     private let aliasesByKey: [String: String]
 
@@ -79,11 +84,24 @@ public final class FontLibrary: @unchecked Sendable {
             throw FontLibraryError.fontconfig("FcConfigBuildFonts failed")
         }
         var added = Set<String>()
-        for file in manifest.files where added.insert(file.path).inserted {
-            guard FcConfigAppFontAddFile(config, file.path) == FcBool(FcTrue) else {
-                throw FontLibraryError.fontconfig("cannot read font file \(file.path) (\(file.family) \(file.style))")
+        let files = manifest.files.map(\.path).filter { added.insert($0).inserted }
+        var links: [String: String] = [:]
+        if let folder = FontSetDirectory.prepare(for: files, under: FontSetDirectory.base()),
+           FcConfigAppFontAddDir(config, folder.path) == FcBool(FcTrue),
+           Self.fileCount(config) == files.count {
+            for (i, path) in files.enumerated() {
+                links[folder.appendingPathComponent(String(format: "%03d-", i) + (path as NSString).lastPathComponent).path] = path
+            }
+        } else {
+            // No usable cache folder: scan the files themselves, as fontconfig does without a cache.
+            FcConfigAppFontClear(config)
+            for (file, path) in zip(manifest.files.filter { files.contains($0.path) }, files) {
+                guard FcConfigAppFontAddFile(config, path) == FcBool(FcTrue) else {
+                    throw FontLibraryError.fontconfig("cannot read font file \(path) (\(file.family) \(file.style))")
+                }
             }
         }
+        self.realPaths = links
         for dir in extraDirectories where FileManager.default.fileExists(atPath: dir.path) {
             guard FcConfigAppFontAddDir(config, dir.path) == FcBool(FcTrue) else {
                 throw FontLibraryError.fontconfig("cannot read font folder \(dir.path)")
@@ -157,10 +175,23 @@ public final class FontLibrary: @unchecked Sendable {
         defer { shim_object_unref(UnsafeMutableRawPointer(font)) }
         guard let cPath = shim_font_file(font) else { return nil }
         defer { g_free(cPath) }
-        return String(cString: cPath)
+        return realPath(String(cString: cPath))
     }
 
     // MARK: - Helpers
+
+    /// How many font files the application set holds (each link of the folder must have been scanned).
+    private static func fileCount(_ config: OpaquePointer) -> Int {
+        guard let set = FcConfigGetFonts(config, FcSetApplication) else { return 0 }
+        var files = Set<String>()
+        for i in 0..<Int(set.pointee.nfont) {
+            var file: UnsafeMutablePointer<FcChar8>?
+            if FcPatternGetString(set.pointee.fonts[i], FC_FILE, 0, &file) == FcResultMatch, let file {
+                files.insert(String(cString: file))
+            }
+        }
+        return files.count
+    }
 
     private static func listFamilies(_ config: OpaquePointer) -> [String] {
         guard let pattern = FcPatternCreate() else { return [] }

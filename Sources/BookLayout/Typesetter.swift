@@ -100,7 +100,7 @@ public final class Typesetter {
         let (lines, height) = laidOut.isEmpty ? ([], 0) : Self.measureLines(layout, text: laidOut)
         return TextLayout(text: laidOut, pangoLayout: layout, lines: lines, height: height,
                           unknownGlyphCount: Int(pango_layout_get_unknown_glyphs_count(layout)),
-                          fontFiles: Self.fontFiles(layout), style: style, width: width, alignment: alignment,
+                          fontFiles: fontFiles(layout), style: style, width: width, alignment: alignment,
                           hyphenated: hyphenated)
     }
 
@@ -189,7 +189,7 @@ public final class Typesetter {
         return (lines, lines.last.map(\.bottom) ?? 0)
     }
 
-    private static func fontFiles(_ layout: OpaquePointer) -> Set<String> {
+    private func fontFiles(_ layout: OpaquePointer) -> Set<String> {
         var files = Set<String>()
         var seen = Set<UnsafeMutableRawPointer>()
         guard let iter = pango_layout_get_iter(layout) else { return files }
@@ -198,7 +198,7 @@ public final class Typesetter {
                   let font = run.pointee.item.pointee.analysis.font,
                   seen.insert(UnsafeMutableRawPointer(font)).inserted,
                   let path = shim_font_file(font) else { continue }
-            files.insert(String(cString: path))
+            files.insert(fonts.realPath(String(cString: path)))
             g_free(path)
         } while pango_layout_iter_next_run(iter) != 0
         pango_layout_iter_free(iter)
