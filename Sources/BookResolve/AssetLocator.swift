@@ -6,6 +6,7 @@ import BookModel
 public struct AssetLocator: Sendable {
     public let folder: URL
     private let realFolder: String
+    private let prefetched = Prefetched()
 
     public init(folder: URL) {
         self.folder = folder
@@ -23,6 +24,7 @@ public struct AssetLocator: Sendable {
         case .inline(let data):
             return .found(try probe(data, origin: "inline image at \(jsonPath)", jsonPath: jsonPath))
         case .path(let relative):
+            if let asset = prefetched[relative] { return .found(asset) }
             let url = try confined(relative, jsonPath: jsonPath)
             guard FileManager.default.fileExists(atPath: url.path) else { return .missing(path: relative) }
             // Read, hashed and probed, then let go: resolving a book of 300 photos never holds them
@@ -31,6 +33,28 @@ public struct AssetLocator: Sendable {
                 throw ResolveError("\(jsonPath): cannot read \(relative) (check its permissions)")
             }
             return .found(try probe(data, file: url, origin: relative, jsonPath: jsonPath))
+        }
+    }
+
+    /// Reads, hashes and probes the files at `paths` on all cores, ahead of the `load` calls that
+    /// will ask for them (hashing is most of resolving a picture book). A path that fails here is
+    /// simply not kept: its `load` reads it again and reports the error with its JSON path.
+    public func prefetch(_ paths: [String]) {
+        let unique = Array(Set(paths)).sorted()
+        guard unique.count > 1 else { return }
+        DispatchQueue.concurrentPerform(iterations: unique.count) { i in
+            let relative = unique[i]
+            if case .found(let asset)? = try? load(.path(relative), jsonPath: relative) { prefetched[relative] = asset }
+        }
+    }
+
+    /// Assets read ahead by `prefetch`, by relative path; shared by the copies of the locator.
+    private final class Prefetched: @unchecked Sendable {
+        private let lock = NSLock()
+        private var assets: [String: ImageAsset] = [:]
+        subscript(path: String) -> ImageAsset? {
+            get { lock.withLock { assets[path] } }
+            set { lock.withLock { assets[path] = newValue } }
         }
     }
 

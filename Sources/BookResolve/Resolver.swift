@@ -62,6 +62,9 @@ public struct Resolver {
             }
         }
 
+        let refs = book.pages.map(\.image) + [book.characters?.main?.image, book.cover?.photo]
+        locator.prefetch(refs.compactMap { if case .path(let p)? = $0 { return p } else { return nil } })
+
         var pages: [ResolvedPage] = []
         for (i, page) in book.pages.enumerated() {
             let wantsPicture = [.illustration, .spread, .photo].contains(page.type)
