@@ -39,12 +39,14 @@ public struct AssetLocator: Sendable {
     /// Reads, hashes and probes the files at `paths` on all cores, ahead of the `load` calls that
     /// will ask for them (hashing is most of resolving a picture book). A path that fails here is
     /// simply not kept: its `load` reads it again and reports the error with its JSON path.
-    public func prefetch(_ paths: [String]) {
+    public func prefetch(_ paths: [String], threads: Int) {
         let unique = Array(Set(paths)).sorted()
-        guard unique.count > 1 else { return }
-        DispatchQueue.concurrentPerform(iterations: unique.count) { i in
-            let relative = unique[i]
-            if case .found(let asset)? = try? load(.path(relative), jsonPath: relative) { prefetched[relative] = asset }
+        let threads = min(threads, unique.count)
+        guard threads > 1 else { return }
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            for relative in stride(from: t, to: unique.count, by: threads).map({ unique[$0] }) {
+                if case .found(let asset)? = try? load(.path(relative), jsonPath: relative) { prefetched[relative] = asset }
+            }
         }
     }
 

@@ -11,8 +11,11 @@ public struct Resolver {
         public var strict: Bool
         /// A print profile from `templates/profiles/` (`--profile`): bleed, safety and gutter rules.
         public var profile: String?
-        public init(theme: String? = nil, strict: Bool = false, profile: String? = nil) {
-            self.theme = theme; self.strict = strict; self.profile = profile
+        /// Threads that read and hash image files ahead of the pages (1: none ahead).
+        public var threads: Int
+        public init(theme: String? = nil, strict: Bool = false, profile: String? = nil,
+                    threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+            self.theme = theme; self.strict = strict; self.profile = profile; self.threads = threads
         }
     }
 
@@ -63,7 +66,9 @@ public struct Resolver {
         }
 
         let refs = book.pages.map(\.image) + [book.characters?.main?.image, book.cover?.photo]
-        locator.prefetch(refs.compactMap { if case .path(let p)? = $0 { return p } else { return nil } })
+        if options.threads > 1 {
+            locator.prefetch(refs.compactMap { if case .path(let p)? = $0 { return p } else { return nil } }, threads: options.threads)
+        }
 
         var pages: [ResolvedPage] = []
         for (i, page) in book.pages.enumerated() {

@@ -42,7 +42,7 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: "Write a JSON report (pages, placeholders, warnings) to this file.")
     var report: String?
 
-    @Option(name: .long, help: "Threads laying out the book's long texts and rasterizing PNG pages (default: one per core). The files are the same whatever the number.")
+    @Option(name: .long, help: "Threads the export uses to read images, lay out long texts and rasterize PNG pages (default: one per core). The files are the same whatever the number.")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(name: .long, help: "First generate the missing illustrations (as `bookrender illustrate` does).")

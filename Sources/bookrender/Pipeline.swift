@@ -9,18 +9,19 @@ struct Pipeline {
     var theme: String?
     var strict = false
     var profile: String?
-    /// Threads for laying out the book's long texts.
+    /// Threads for reading images and laying out the book's long texts (1: this one alone).
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
     func load(_ path: String) throws -> LoadedBook {
         // The font set loads while the book is read and resolved; `resolve` reports a missing one.
-        if let resources = try? ResourceLocator.locate() { FontLibrary.preload(manifest: resources.fontManifest) }
+        if threads > 1, let resources = try? ResourceLocator.locate() { FontLibrary.preload(manifest: resources.fontManifest) }
         return try BookLoader.load(contentsOf: URL(fileURLWithPath: path))
     }
 
     func resolve(_ loaded: LoadedBook) throws -> (ResolvedBook, ResourceLocator) {
         let resources = try ResourceLocator.locate()
-        let resolver = Resolver(templatesDirectory: resources.templates, options: .init(theme: theme, strict: strict, profile: profile))
+        let resolver = Resolver(templatesDirectory: resources.templates,
+                                options: .init(theme: theme, strict: strict, profile: profile, threads: threads))
         return (try resolver.resolve(loaded.book, folder: loaded.folder), resources)
     }
 
