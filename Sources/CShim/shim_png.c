@@ -242,21 +242,5 @@ int shim_png_write(const char *path, const uint8_t *pixels, int width, int heigh
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
     free(row);
-    /* Buffered data reaches the disk only here; a full disk shows up as a failed flush. */
-    if (fflush(file) != 0 || ferror(file)) {
-        char text[256];
-        snprintf(text, sizeof text, "cannot write %s: %s", path, strerror(errno));
-        fclose(file);
-        if (regular) remove(path);
-        shim_png_set_message(message, message_size, text);
-        return SHIM_PNG_ERR_IO;
-    }
-    if (fclose(file) != 0) {
-        char text[256];
-        snprintf(text, sizeof text, "cannot write %s: %s", path, strerror(errno));
-        if (regular) remove(path);
-        shim_png_set_message(message, message_size, text);
-        return SHIM_PNG_ERR_IO;
-    }
-    return SHIM_PNG_OK;
+    return shim_png_close_output(file, path, regular, message, message_size);
 }

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
 
 void shim_png_set_message(char *message, size_t message_size, const char *text) {
     if (message != NULL && message_size > 0) snprintf(message, message_size, "%s", text);
@@ -63,4 +64,19 @@ int shim_png_expand_to_rgba8(png_structp png, png_infop info, png_uint_32 *width
     (void)png_set_interlace_handling(png);
     png_read_update_info(png, info);
     return has_alpha;
+}
+
+int shim_png_close_output(FILE *file, const char *path, int regular, char *message, size_t message_size) {
+    int failed = fflush(file) != 0 || ferror(file);
+    int saved = errno;
+    if (fclose(file) != 0 && !failed) {
+        failed = 1;
+        saved = errno;
+    }
+    if (!failed) return SHIM_PNG_OK;
+    char text[256];
+    snprintf(text, sizeof text, "cannot write %s: %s", path, strerror(saved));
+    if (regular) remove(path);
+    shim_png_set_message(message, message_size, text);
+    return SHIM_PNG_ERR_IO;
 }

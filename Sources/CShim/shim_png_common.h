@@ -4,6 +4,7 @@
  * writers share: libpng's error plumbing, reading from memory, and expansion to 8-bit RGBA. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <png.h>
 
 /* cairo image surfaces stop at 32767 pixels a side. */
@@ -32,4 +33,8 @@ void shim_png_start_reading(png_structp png, png_infop info, struct shim_png_mem
 /* Sets up expansion of any PNG (palette, grey, tRNS, 16-bit, interlaced) to 8-bit RGBA rows and
  * reports its size; returns whether the image had alpha. */
 int shim_png_expand_to_rgba8(png_structp png, png_infop info, png_uint_32 *width, png_uint_32 *height);
+/* Flushes and closes a written PNG. Buffered data reaches the disk only here, so a full disk shows
+ * up as a failed flush: then the file is removed (when `regular`, i.e. not a pipe or a device),
+ * `message` says why, and the result is SHIM_PNG_ERR_IO; otherwise SHIM_PNG_OK. */
+int shim_png_close_output(FILE *file, const char *path, int regular, char *message, size_t message_size);
 #endif
