@@ -8,14 +8,15 @@ import BookResolve
 /// including a JPEG cairo happened to copy first, is hashed byte by byte, so the digest always
 /// covers the whole content either way.
 final class PDFSink {
+    /// What messages call the file: the PDF being made, not the temporary file it is written to.
     let path: String
     private var file: UnsafeMutablePointer<FILE>?
     private let sha = SHA256()
     private var known: [UnsafeRawPointer: (count: Int, id: String)] = [:]
     private(set) var error: String?
 
-    init(_ url: URL) throws {
-        path = url.path
+    init(_ url: URL, name: URL? = nil) throws {
+        path = (name ?? url).path
         guard let f = fopen(url.path, "wb") else {
             throw RenderError("cannot create \(url.path): \(String(cString: strerror(errno)))")
         }

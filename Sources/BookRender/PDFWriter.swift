@@ -14,14 +14,15 @@ public enum PDFWriter {
     /// `pages`: physical page numbers to write (all when nil).
     /// `opaque`: draw without transparency (for CMYK print; see `PageDrawer`).
     public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, opaque: Bool = false) throws {
-        try AtomicOutput.write(to: url) { tmp in _ = try draw(tree, into: tmp, pages: pages, opaque: opaque) }
+        try AtomicOutput.write(to: url) { tmp in _ = try draw(tree, into: tmp, pages: pages, opaque: opaque, for: url) }
     }
 
     /// Writes the PDF to `file` (not atomically: for a caller that finishes it in place) and
-    /// returns a SHA-256 digest of its content, the basis of the document's `/ID`.
-    static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool) throws -> String {
+    /// returns a SHA-256 digest of its content, the basis of the document's `/ID`. Errors name
+    /// `target`, the PDF `file` will become.
+    static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool, for target: URL) throws -> String {
         let selected = tree.pages.filter { pages?.contains($0.number) ?? true }
-        let sink = try PDFSink(file)
+        let sink = try PDFSink(file, name: target)
         let media = tree.geometry.mediaSize(trim: tree.trim)
         let images = PDFImageSources(sink: sink)
         let drawer = PageDrawer(images: images, opaque: opaque)

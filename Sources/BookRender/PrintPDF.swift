@@ -12,7 +12,7 @@ public enum PrintPDF {
         guard let profile, profile.isCMYK else {
             // Drawn and finished in the same temporary file: the pictures are written once.
             try AtomicOutput.write(to: url) { tmp in
-                let digest = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: false)
+                let digest = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: false, for: url)
                 try PDFFinisher.finishInPlace(tmp, plan: plan, contentDigest: digest)
             }
             return
