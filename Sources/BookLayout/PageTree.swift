@@ -23,6 +23,17 @@ public struct PageTree {
     public var subtitle: String?
     /// For the PDF's keywords: the kind of book, its art style.
     public var keywords: [String] = []
+
+    /// Makes the glyph runs of every text on the tree, on this thread (which must own the tree's
+    /// layouts); true when all of them can be drawn without Pango, so threads may share the tree.
+    public func prepareGlyphRuns() -> Bool {
+        pages.allSatisfy { page in
+            page.items.allSatisfy { item in
+                guard case .text(let box) = item else { return true }
+                return box.layout.glyphLines != nil
+            }
+        }
+    }
 }
 
 public enum PageSide: String, Sendable { case left, right }

@@ -26,6 +26,11 @@ public final class TextLayout {
     /// Whether a hyphenation dictionary was applied (false when none exists for the language).
     public let hyphenated: Bool
 
+    /// Every line as plain glyph runs (see `GlyphRun`), or nil when a line needs Pango to draw it.
+    /// Made on first use, which must be on the thread that owns the layout; once made, the runs can
+    /// be drawn on any thread, so one layout serves every PNG worker.
+    public private(set) lazy var glyphLines: [[GlyphRun]]? = GlyphRuns.extract(pangoLayout)
+
     init(text: String, pangoLayout: OpaquePointer, lines: [TextLine], height: Double, unknownGlyphCount: Int,
          fontFiles: Set<String>, style: TextStyle, width: Double, alignment: TextAlignment, hyphenated: Bool) {
         self.text = text

@@ -13,8 +13,14 @@ final class PageDrawer {
     private let opaque: Bool
     private var paper = Color.white
     private var lineCache: [ObjectIdentifier: [UnsafeMutablePointer<PangoLayoutLine>]] = [:]
+    /// Draw text from its glyph runs with cairo alone, where a layout has them, instead of through
+    /// Pango: the same glyphs at the same positions, and possible on any thread (PNG pages). The
+    /// PDF keeps Pango's drawing, which also writes the text behind the glyphs for copy and search.
+    private let glyphRuns: Bool
 
-    init(images: ImageSources, opaque: Bool = false) { self.images = images; self.opaque = opaque }
+    init(images: ImageSources, opaque: Bool = false, glyphRuns: Bool = false) {
+        self.images = images; self.opaque = opaque; self.glyphRuns = glyphRuns
+    }
 
     func draw(_ page: PageNode, on cr: OpaquePointer) throws {
         if case .fill(let background)? = page.items.first { paper = background.color }
@@ -112,6 +118,10 @@ final class PageDrawer {
     }
 
     private func text(_ t: TextBox, _ cr: OpaquePointer) {
+        if glyphRuns, let runs = t.layout.glyphLines {
+            glyphText(t, runs, cr)
+            return
+        }
         let pangoLines = lines(of: t.layout)
         CairoPaths.setColor(cr, t.color)
         let top = t.layoutTop
@@ -127,6 +137,44 @@ final class PageDrawer {
             let line = t.layout.lines[i]
             cairo_move_to(cr, line.x, line.baseline - top)
             pango_cairo_show_layout_line(cr, pangoLines[i])
+        }
+    }
+
+    /// What `pango_cairo_show_layout_line` does for a line on a surface without text support
+    /// (pango_renderer_draw_layout_line and the cairo renderer's show_text_glyphs, Pango 1.50),
+    /// step for step, so the pixels are the same: positions from the current point cairo keeps,
+    /// Pango units added as integers before dividing, each run in its own save/restore.
+    private func glyphText(_ t: TextBox, _ runs: [[GlyphRun]], _ cr: OpaquePointer) {
+        CairoPaths.setColor(cr, t.color)
+        let top = t.layoutTop
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        if t.turnedClockwise {
+            cairo_translate(cr, t.frame.maxX, t.frame.y)
+            cairo_rotate(cr, Double.pi / 2)
+        } else {
+            cairo_translate(cr, t.frame.x, t.frame.y)
+        }
+        let scale = Double(PANGO_SCALE)
+        var glyphs: [cairo_glyph_t] = []
+        for i in t.lines where i < runs.count {
+            let line = t.layout.lines[i]
+            cairo_move_to(cr, line.x, line.baseline - top)
+            var originX = 0.0, originY = 0.0
+            cairo_get_current_point(cr, &originX, &originY)
+            for run in runs[i] {
+                let baseX = originX + Double(run.x) / scale
+                let baseY = originY + Double(run.y) / scale
+                glyphs.removeAll(keepingCapacity: true)
+                for g in run.glyphs {
+                    glyphs.append(cairo_glyph_t(index: g.index, x: baseX + Double(g.x) / scale,
+                                                y: g.y == 0 ? baseY : baseY + Double(g.y) / scale))
+                }
+                cairo_save(cr)
+                cairo_set_scaled_font(cr, run.font.pointer)
+                cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+                cairo_restore(cr)
+            }
         }
     }
 

@@ -2,9 +2,12 @@ import Foundation
 import Synchronization
 import BookLayout
 
-/// Rasterizes PNG pages on several threads. Pango and cairo objects must never be shared between
-/// threads, so each worker lays the book out again with its own font map and context (`layout` is
-/// called once per worker, on that worker's thread) and draws its share of the pages.
+/// Rasterizes PNG pages on several threads, each with its own cairo context and image cache.
+/// When every text of the tree has its glyph runs (see `TextLayout.glyphLines`), the workers share
+/// the one layout: glyph runs are plain values drawn with cairo, which guards its shared fonts.
+/// Otherwise (a text with a missing-glyph box, which only Pango draws) Pango objects must not be
+/// shared between threads, so each worker lays the book out again (`relayout`, called once per
+/// worker on that worker's thread) with its own font map.
 /// Work is dealt by facing pair (1, 2–3, 4–5…) so a worker can also compose that pair's spread
 /// preview; the files are the same bytes whatever the number of workers.
 public struct ParallelPNGWriter: Sendable {
@@ -16,18 +19,19 @@ public struct ParallelPNGWriter: Sendable {
         self.dpi = dpi; self.spreads = spreads; self.workers = max(1, workers)
     }
 
-    /// `pageCount`: the book's physical pages (from a layout already made); `pages`: the ones to write.
+    /// `tree`: the book's layout, made on this thread; `pages`: the ones to write.
     @discardableResult
-    public func write(pageCount: Int, to directory: URL, pages: Set<Int>? = nil,
-                      layout: @escaping @Sendable () throws -> PageTree) throws -> [URL] {
-        let wanted = pages ?? Set(1...max(1, pageCount))
+    public func write(_ tree: PageTree, to directory: URL, pages: Set<Int>? = nil,
+                      relayout: @escaping @Sendable () throws -> PageTree) throws -> [URL] {
+        let wanted = pages ?? Set(1...max(1, tree.pages.count))
         let shares = (0..<workers).map { w in wanted.filter { Self.pair($0) % workers == w } }.filter { !$0.isEmpty }
+        let shared = tree.prepareGlyphRuns() ? SharedTree(tree) : nil
         let results = Mutex<[(pair: Int, order: Int, url: URL)]>([])
         let failure = Mutex<Error?>(nil)
         let writer = PNGPageWriter(dpi: dpi, spreads: spreads)
         DispatchQueue.concurrentPerform(iterations: shares.count) { w in
             do {
-                let tree = try layout()
+                let tree = try shared?.tree ?? relayout()
                 let urls = try writer.write(tree, to: directory, pages: shares[w])
                 results.withLock { all in
                     for (i, url) in urls.enumerated() { all.append((Self.pairOf(url), i, url)) }
@@ -38,6 +42,12 @@ public struct ParallelPNGWriter: Sendable {
         }
         if let error = failure.withLock({ $0 }) { throw error }
         return results.withLock { all in all.sorted { ($0.pair, $0.order) < ($1.pair, $1.order) }.map(\.url) }
+    }
+
+    /// A tree whose texts are all glyph runs: the workers only read it, and draw nothing with Pango.
+    private final class SharedTree: @unchecked Sendable {
+        let tree: PageTree
+        init(_ tree: PageTree) { self.tree = tree }
     }
 
     /// The facing pair a written file belongs to, from its name (page-NNN or spread-NNN[-NNN]).

@@ -28,3 +28,8 @@ char *shim_font_family(PangoFont *font) {
 void shim_object_unref(void *object) {
     if (object) g_object_unref(object);
 }
+
+cairo_scaled_font_t *shim_scaled_font(PangoFont *font) {
+    if (font == NULL || !PANGO_IS_CAIRO_FONT(font)) return NULL;
+    return pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font));
+}

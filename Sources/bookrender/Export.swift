@@ -90,10 +90,10 @@ struct Export: ParsableCommand {
                 if workers == 1 {
                     files = try PNGPageWriter(dpi: dpi, spreads: spreads).write(tree, to: dir, pages: selected)
                 } else {
-                    // Each worker lays the book out again for its own font map, on its own thread alone.
+                    // Only for a book with a text Pango must draw: each worker lays it out again, on one thread.
                     let perWorker = Pipeline(theme: theme, strict: strict, profile: profile, threads: 1)
                     files = try ParallelPNGWriter(dpi: dpi, spreads: spreads, workers: workers)
-                        .write(pageCount: tree.pages.count, to: dir, pages: selected) {
+                        .write(tree, to: dir, pages: selected) {
                             try perWorker.layout(resolved, resources: resources)
                         }
                 }

@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import Synchronization
 import BookModel
 import BookConfig
 import BookResolve
@@ -108,14 +109,23 @@ import BookTestSupport
         #expect(String(decoding: pdfs[0], as: UTF8.self).contains("D:20230405060708"), "the PDF's date is the book's, not the clock's")
     }
 
-    @Test func parallelRasterWritesTheSameFilesAsSerial() throws {
-        let (book, dir, _) = try makeBook()
+    /// Workers share the one layout when its texts are glyph runs, and lay the book out again only
+    /// when a text needs Pango to draw it (a missing glyph's box); the files are the same bytes.
+    @Test(arguments: [false, true])
+    func parallelRasterWritesTheSameFilesAsSerial(withMissingGlyph: Bool) throws {
+        let (made, dir, _) = try makeBook()
+        var edited = made
+        if withMissingGlyph { edited.pages.append(Page(type: .text, text: "An unassigned code point: \u{0378}.")) }
+        let book = edited
         let tree = try TestPipeline.layout(book, folder: dir)
         let serial = try PNGPageWriter(dpi: 40, spreads: true).write(tree, to: dir.appendingPathComponent("serial"))
+        let layouts = Mutex(0)
         let parallel = try ParallelPNGWriter(dpi: 40, spreads: true, workers: 3)
-            .write(pageCount: tree.pages.count, to: dir.appendingPathComponent("parallel")) {
-                try TestPipeline.layout(book, folder: dir)
+            .write(tree, to: dir.appendingPathComponent("parallel")) {
+                layouts.withLock { $0 += 1 }
+                return try TestPipeline.layout(book, folder: dir)
             }
+        #expect(layouts.withLock { $0 } == (withMissingGlyph ? 3 : 0), "layouts made again for the workers")
         #expect(serial.map(\.lastPathComponent) == parallel.map(\.lastPathComponent))
         for (a, b) in zip(serial, parallel) {
             #expect(try Data(contentsOf: a) == Data(contentsOf: b), "\(a.lastPathComponent) differs between 1 and 3 workers")

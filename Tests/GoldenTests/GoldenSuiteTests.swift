@@ -28,7 +28,7 @@ import BookTestSupport
 
         // Determinism: a second run on two threads writes the same bytes.
         let parallel = try ParallelPNGWriter(dpi: GoldenCase.dpi, workers: 2)
-            .write(pageCount: tree.pages.count, to: work.appendingPathComponent("parallel")) { try TestPipeline.layout(file: c.input) }
+            .write(tree, to: work.appendingPathComponent("parallel")) { try TestPipeline.layout(file: c.input) }
         #expect(files.map(\.lastPathComponent) == parallel.map(\.lastPathComponent))
         for (a, b) in zip(files, parallel) {
             #expect(try Data(contentsOf: a) == Data(contentsOf: b), "\(c): \(a.lastPathComponent) differs between a serial and a parallel run")

@@ -12,4 +12,6 @@ char *shim_font_file(PangoFont *font);
 /* The family name fontconfig reports for a loaded font (caller frees with g_free). */
 char *shim_font_family(PangoFont *font);
 void shim_object_unref(void *object);
+/* The cairo scaled font Pango draws a font with (owned by the font; NULL when it has none). */
+cairo_scaled_font_t *shim_scaled_font(PangoFont *font);
 #endif

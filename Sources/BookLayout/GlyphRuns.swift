@@ -1,0 +1,92 @@
+import CGraphics
+import CShim
+
+/// A cairo scaled font that several threads may draw with: cairo guards its glyph caches and
+/// font faces itself, and nobody changes the font.
+public final class SharedScaledFont: @unchecked Sendable {
+    public let pointer: OpaquePointer
+
+    init(retaining pointer: OpaquePointer) {
+        self.pointer = cairo_scaled_font_reference(pointer)
+    }
+
+    deinit { cairo_scaled_font_destroy(pointer) }
+}
+
+/// One Pango run of a laid-out line as Pango's cairo renderer would draw it, in Pango units
+/// relative to the line's origin: `x`/`y` are where `pango_renderer_draw_layout_line` puts the run
+/// (its start offset and baseline shift included), each glyph's `x` is the sum of the advances
+/// before it plus its own offset. Plain values, so a page of them can be drawn on any thread.
+public struct GlyphRun: @unchecked Sendable {
+    public struct Glyph: Sendable {
+        public let index: UInt
+        public let x: Int32
+        public let y: Int32
+    }
+    public let font: SharedScaledFont
+    public let x: Int32
+    public let y: Int32
+    public let glyphs: [Glyph]
+}
+
+enum GlyphRuns {
+    /// The runs of every line of `layout`, or nil when some line holds what only Pango draws: a
+    /// hex box for a missing glyph, a shape or decoration attribute, a font cairo cannot load.
+    static func extract(_ layout: OpaquePointer) -> [[GlyphRun]]? {
+        var lines: [[GlyphRun]] = []
+        var node = pango_layout_get_lines_readonly(layout)
+        while let n = node {
+            node = n.pointee.next
+            guard let line = n.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self),
+                  let runs = extract(line) else { return nil }
+            lines.append(runs)
+        }
+        return lines
+    }
+
+    /// Attributes that change only metrics, which the glyphs already carry.
+    private static let plainAttributes: Set<UInt32> = [
+        PANGO_ATTR_LETTER_SPACING.rawValue, PANGO_ATTR_LINE_HEIGHT.rawValue, PANGO_ATTR_ABSOLUTE_LINE_HEIGHT.rawValue,
+    ]
+
+    private static func extract(_ line: UnsafeMutablePointer<PangoLayoutLine>) -> [GlyphRun]? {
+        var runs: [GlyphRun] = []
+        var xOff: Int32 = 0
+        var node = line.pointee.runs
+        while let n = node {
+            node = n.pointee.next
+            guard let run = n.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
+                  let item = run.pointee.item, let glyphString = run.pointee.glyphs else { return nil }
+            let analysis = item.pointee.analysis
+            if analysis.flags & UInt8(PANGO_ANALYSIS_FLAG_CENTERED_BASELINE) != 0 { return nil }
+            var attr = analysis.extra_attrs
+            while let a = attr {
+                attr = a.pointee.next
+                guard let attribute = a.pointee.data?.assumingMemoryBound(to: PangoAttribute.self),
+                      plainAttributes.contains(attribute.pointee.klass.pointee.type.rawValue) else { return nil }
+            }
+            guard let font = analysis.font, let scaled = shim_scaled_font(font),
+                  cairo_scaled_font_status(scaled) == CAIRO_STATUS_SUCCESS else { return nil }
+
+            xOff += run.pointee.start_x_offset
+            var glyphs: [GlyphRun.Glyph] = []
+            glyphs.reserveCapacity(Int(glyphString.pointee.num_glyphs))
+            var position: Int32 = 0
+            for i in 0..<Int(glyphString.pointee.num_glyphs) {
+                let g = glyphString.pointee.glyphs[i]
+                if g.glyph != PANGO_GLYPH_EMPTY {
+                    if g.glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 {
+                        // Pango leaves a missing space blank and boxes anything else.
+                        guard g.glyph == (0x20 | PANGO_GLYPH_UNKNOWN_FLAG) else { return nil }
+                    } else {
+                        glyphs.append(.init(index: UInt(g.glyph), x: position + g.geometry.x_offset, y: g.geometry.y_offset))
+                    }
+                }
+                position += g.geometry.width
+            }
+            runs.append(GlyphRun(font: SharedScaledFont(retaining: scaled), x: xOff, y: -run.pointee.y_offset, glyphs: glyphs))
+            xOff += position + run.pointee.end_x_offset
+        }
+        return runs
+    }
+}
