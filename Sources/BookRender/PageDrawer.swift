@@ -118,13 +118,7 @@ final class PageDrawer {
     }
 
     private func text(_ t: TextBox, _ cr: OpaquePointer) {
-        if glyphRuns, let runs = t.layout.glyphLines {
-            glyphText(t, runs, cr)
-            return
-        }
-        let pangoLines = lines(of: t.layout)
         CairoPaths.setColor(cr, t.color)
-        let top = t.layoutTop
         cairo_save(cr)
         defer { cairo_restore(cr) }
         if t.turnedClockwise {
@@ -133,6 +127,16 @@ final class PageDrawer {
         } else {
             cairo_translate(cr, t.frame.x, t.frame.y)
         }
+        if glyphRuns, let runs = t.layout.glyphLines {
+            glyphLines(t, runs, cr)
+        } else {
+            pangoLines(t, cr)
+        }
+    }
+
+    private func pangoLines(_ t: TextBox, _ cr: OpaquePointer) {
+        let pangoLines = lines(of: t.layout)
+        let top = t.layoutTop
         for i in t.lines where i < pangoLines.count {
             let line = t.layout.lines[i]
             cairo_move_to(cr, line.x, line.baseline - top)
@@ -144,17 +148,8 @@ final class PageDrawer {
     /// (pango_renderer_draw_layout_line and the cairo renderer's show_text_glyphs, Pango 1.50),
     /// step for step, so the pixels are the same: positions from the current point cairo keeps,
     /// Pango units added as integers before dividing, each run in its own save/restore.
-    private func glyphText(_ t: TextBox, _ runs: [[GlyphRun]], _ cr: OpaquePointer) {
-        CairoPaths.setColor(cr, t.color)
+    private func glyphLines(_ t: TextBox, _ runs: [[GlyphRun]], _ cr: OpaquePointer) {
         let top = t.layoutTop
-        cairo_save(cr)
-        defer { cairo_restore(cr) }
-        if t.turnedClockwise {
-            cairo_translate(cr, t.frame.maxX, t.frame.y)
-            cairo_rotate(cr, Double.pi / 2)
-        } else {
-            cairo_translate(cr, t.frame.x, t.frame.y)
-        }
         let scale = Double(PANGO_SCALE)
         var glyphs: [cairo_glyph_t] = []
         for i in t.lines where i < runs.count {
