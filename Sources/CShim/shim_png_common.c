@@ -80,3 +80,12 @@ int shim_png_close_output(FILE *file, const char *path, int regular, char *messa
     shim_png_set_message(message, message_size, text);
     return SHIM_PNG_ERR_IO;
 }
+
+int shim_png_abandon_output(FILE *file, const char *path, int regular, char *message, size_t message_size,
+                            const char *text, int status) {
+    /* `text` may be libpng's message in the caller's frame; copy it before anything else. */
+    shim_png_set_message(message, message_size, text);
+    fclose(file);
+    if (regular) remove(path);
+    return status;
+}

@@ -37,4 +37,9 @@ int shim_png_expand_to_rgba8(png_structp png, png_infop info, png_uint_32 *width
  * up as a failed flush: then the file is removed (when `regular`, i.e. not a pipe or a device),
  * `message` says why, and the result is SHIM_PNG_ERR_IO; otherwise SHIM_PNG_OK. */
 int shim_png_close_output(FILE *file, const char *path, int regular, char *message, size_t message_size);
+
+/* Gives up on a PNG being written: closes the file, removes it when `regular`, puts `text` in
+ * `message` and returns `status`. */
+int shim_png_abandon_output(FILE *file, const char *path, int regular, char *message, size_t message_size,
+                            const char *text, int status);
 #endif

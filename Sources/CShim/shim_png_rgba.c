@@ -122,18 +122,14 @@ int shim_png_rgba_write(const char *path, const uint8_t *pixels, int width, int 
     if (png == NULL || info == NULL || (!keep_alpha && row == NULL)) {
         png_destroy_write_struct(&png, &info);
         free(row);
-        fclose(file);
-        if (regular) remove(path);
-        shim_png_set_message(message, message_size, "out of memory for the PNG writer");
-        return SHIM_PNG_ERR_MEMORY;
+        return shim_png_abandon_output(file, path, regular, message, message_size,
+                                       "out of memory for the PNG writer", SHIM_PNG_ERR_MEMORY);
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
         free(row);
-        fclose(file);
-        if (regular) remove(path);
-        shim_png_set_message(message, message_size, failure.message[0] ? failure.message : "PNG writing failed");
-        return SHIM_PNG_ERR_IO;
+        return shim_png_abandon_output(file, path, regular, message, message_size,
+                                       failure.message[0] ? failure.message : "PNG writing failed", SHIM_PNG_ERR_IO);
     }
     png_init_io(png, file);
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
