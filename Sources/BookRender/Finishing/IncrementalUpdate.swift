@@ -39,7 +39,7 @@ struct IncrementalUpdate {
             text += "xref\n"
             for run in Self.runs(objects.map(\.id)) {
                 text += "\(run.first!) \(run.count)\n"
-                for id in run { text += String(format: "%010d 00000 n \n", offsets[id]!) }
+                for id in run { text += Self.xrefEntry(offset: offsets[id]!) }
             }
             // The same content and finishing give the same ID; both halves equal, as for a new file.
             let id = String(SHA256.hex(contentDigest + "\n" + text).prefix(32))
@@ -53,6 +53,12 @@ struct IncrementalUpdate {
         } catch {
             throw FinishingError("cannot finish \(file.path): \(error.localizedDescription)")
         }
+    }
+
+    /// "0000012345 00000 n \n": 20 bytes, the offset padded to ten digits.
+    static func xrefEntry(offset: Int) -> String {
+        let digits = String(offset)
+        return String(repeating: "0", count: max(0, 10 - digits.count)) + digits + " 00000 n \n"
     }
 
     /// Consecutive object numbers, one cross-reference subsection each.
