@@ -105,6 +105,7 @@ struct Export: ParsableCommand {
             let placeholders = tree.findings.filter { $0.kind == .placeholder || $0.kind == .missingImage }.count
             if placeholders > 0 { summary += "; \(placeholders) placeholder(s)" }
             Console.error(summary)
+            LeftToExit.keep(tree)
         } catch let e as ValidationError {
             throw e
         } catch {
