@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(
   pkg-config
   libcairo2-dev libpango1.0-dev libpng-dev libjpeg-dev libfontconfig-dev
-  nettle-dev  # SHA-256 of images and inputs
+  nettle-dev  # SHA-256 of inputs (batch fingerprints, the generation cache)
+  libxxhash-dev xxhash  # XXH3-128 of images and PDF content; xxhsum for its test
   libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
   libqrencode-dev
   libpoppler-glib-dev  # compare: PDF pages onto cairo surfaces

@@ -18,8 +18,8 @@ public enum PDFWriter {
     }
 
     /// Writes the PDF to `file` (not atomically: for a caller that finishes it in place) and
-    /// returns a SHA-256 digest of its content, the basis of the document's `/ID`. Errors name
-    /// `target`, the PDF `file` will become.
+    /// returns a digest of its content (`ContentHash`), the basis of the document's `/ID`.
+    /// Errors name `target`, the PDF `file` will become.
     static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool, for target: URL) throws -> String {
         let selected = tree.pages.filter { pages?.contains($0.number) ?? true }
         let sink = try PDFSink(file, name: target)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An image's bytes, what its header says, and where it came from. Immutable, shared by every page
-/// and output that draws it; `id` (SHA-256 of the bytes) dedups repeated images in the PDF.
+/// and output that draws it; `id` (XXH3-128 of the bytes, see `ContentHash`) dedups repeated images in the PDF.
 ///
 /// A file's bytes are not kept: the page tree holds every asset of the book for as long as it
 /// renders, so holding bytes would make memory grow with the book. `data` maps the file again
@@ -23,7 +23,7 @@ public final class ImageAsset: Sendable {
         self.storage = .bytes(data)
         self.info = info
         self.origin = origin
-        self.id = SHA256.hex(data)
+        self.id = ContentHash.hex(data)
     }
 
     /// An image file; `data` is its content as read now (ideally mapped), used for the id and
@@ -32,7 +32,7 @@ public final class ImageAsset: Sendable {
         self.storage = .file(file, byteCount: data.count)
         self.info = info
         self.origin = origin
-        self.id = SHA256.hex(data)
+        self.id = ContentHash.hex(data)
     }
 
     /// The image's bytes. For a file, read again — into memory, not mapped, so a file cut short
