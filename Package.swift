@@ -23,10 +23,8 @@ let package = Package(
             name: "CShim",
             dependencies: ["CGraphics"],
             linkerSettings: ["jpeg", "png16", "pangoft2-1.0", "pangocairo-1.0", "pango-1.0", "fontconfig",
-                             "gobject-2.0", "glib-2.0", "nettle", "xxhash"].map { .linkedLibrary($0) }
+                             "gobject-2.0", "glib-2.0", "nettle", "xxhash", "dl"].map { .linkedLibrary($0) }
         ),
-        // poppler-glib: rasterizes PDFs onto cairo surfaces for `compare` and the golden cross-check.
-        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         // qpdf's C API: the finishing step writes what cairo cannot (TrimBox/BleedBox, outline, labels).
         .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
         .target(name: "BookModel"),
@@ -34,7 +32,7 @@ let package = Package(
         .target(name: "BookResolve", dependencies: ["BookModel", "BookConfig", "CShim", "CGraphics"]),
         .target(name: "BookLayout", dependencies: ["BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
         .target(name: "BookRender", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF"]),
-        .target(name: "BookCompare", dependencies: ["BookRender", "CShim", "CGraphics", "CPoppler"]),
+        .target(name: "BookCompare", dependencies: ["BookRender", "CShim", "CGraphics"]),
         // The optional generation step: providers, prompts, queue, cache, journal.
         .target(name: "BookIllustrate", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookRender", "CShim", "CGraphics"]),
         // Print-shop batch jobs over a manifest or a folder of books.

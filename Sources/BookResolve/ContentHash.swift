@@ -24,7 +24,7 @@ public final class ContentHash {
         self.state = nil
         var hex = [CChar](repeating: 0, count: 33)
         shim_xxh3_finish(state, &hex)
-        return String(cString: hex)
+        return String(decoding: hex.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit { if state != nil { _ = finish() } }

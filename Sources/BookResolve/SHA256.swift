@@ -21,7 +21,7 @@ public final class SHA256 {
         self.state = nil
         var hex = [CChar](repeating: 0, count: 65)
         shim_sha256_finish(state, &hex)
-        return String(cString: hex)
+        return String(decoding: hex.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit { if state != nil { _ = finish() } }
