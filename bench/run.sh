@@ -8,7 +8,8 @@ for tool in convert pdfinfo pdftocairo /usr/bin/time python3; do
     command -v "$tool" >/dev/null 2>&1 || { echo "missing $tool: apt-get install imagemagick poppler-utils time python3-venv" >&2; exit 1; }
 done
 if [ -z "${BOOKRENDER_BIN:-}" ]; then
-    swift build -c release --scratch-path .build-bench --product bookrender >&2
+    # As scripts/render-samples.sh builds it: the Swift runtime and Foundation linked in.
+    swift build -c release --static-swift-stdlib --scratch-path .build-bench --product bookrender >&2
     BOOKRENDER_BIN="$PWD/.build-bench/release/bookrender"
 fi
 export BOOKRENDER_BIN
