@@ -9,22 +9,17 @@ final class QPDFDocument {
 
     private var data: qpdf_data?
     private let source: String
-    /// The file mapped read-only (see `init(reading:mapped:)`).
-    private var mapping: (base: UnsafeMutableRawPointer, size: Int)?
     /// Indirect objects changed or made since reading: what an incremental update must write.
     private(set) var touched: Set<Int> = []
 
-    /// `mapped`: qpdf parses the file from a read-only mapping instead of a seek and a read per
-    /// object (a third of the finishing time of a 281-page book). Only for a file nobody else
-    /// writes, such as our own temporary file: one cut short meanwhile would fault (SIGBUS).
-    init(reading url: URL, mapped: Bool = false) throws {
+    init(reading url: URL) throws {
         source = url.path
         data = qpdf_init()
         // We check every call ourselves; without this qpdf would also print errors on stderr.
         qpdf_silence_errors(data)
         // A damaged input would be silently repaired; a print file must not be.
         qpdf_set_attempt_recovery(data, 0)
-        if mapped { readMapped(url) } else { _ = qpdf_read(data, url.path, nil) }
+        _ = qpdf_read(data, url.path, nil)
         try check("reading")
         let warnings = drainWarnings()
         if !warnings.isEmpty {
@@ -32,24 +27,7 @@ final class QPDFDocument {
         }
     }
 
-    deinit {
-        qpdf_cleanup(&data)
-        if let mapping { munmap(mapping.base, mapping.size) }
-    }
-
-    private func readMapped(_ url: URL) {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { _ = qpdf_read(data, url.path, nil); return }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size > 0,
-              let base = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
-            _ = qpdf_read(data, url.path, nil)
-            return
-        }
-        mapping = (base, Int(info.st_size))
-        _ = qpdf_read_memory(data, url.path, base.assumingMemoryBound(to: CChar.self), UInt64(info.st_size), nil)
-    }
+    deinit { qpdf_cleanup(&data) }
 
     private var q: qpdf_data { data! }
 
