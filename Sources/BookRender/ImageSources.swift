@@ -112,12 +112,20 @@ final class JPEGCarrier {
     }
 
     /// The JPEG's bytes go to cairo in a buffer of their own, which cairo frees with the surface's
-    /// last snapshot; until then `sink` knows the buffer as this image.
+    /// last snapshot; until then `sink` knows the buffer as this image. A file's JPEG is given as
+    /// its header with the file behind it (`JPEGFileBytes`), an inline one as its bytes.
     func attach(jpeg asset: ImageAsset, sink: PDFSink) throws {
-        guard let bytes = asset.mallocCopy() else {
+        let buffer: MimeBuffer
+        if let file = JPEGFileBytes(asset) {
+            buffer = MimeBuffer(file: file, sink: sink, id: asset.id, origin: asset.origin)
+        } else if asset.isFile {
             throw ImageError(.truncated, "\(asset.origin) could not be read again, or changed size, while the book was rendering; render it again once the file is complete")
+        } else if let bytes = asset.inlineCopy() {
+            buffer = MimeBuffer(taking: bytes, sink: sink, id: asset.id)
+        } else {
+            throw ImageError(.truncated, "\(asset.origin) could not be copied for the PDF")
         }
-        try set(CAIRO_MIME_TYPE_JPEG, MimeBuffer(taking: bytes, sink: sink, id: asset.id))
+        try set(CAIRO_MIME_TYPE_JPEG, buffer)
         try set(CAIRO_MIME_TYPE_UNIQUE_ID, MimeBuffer(copying: Data(asset.id.utf8)))
     }
 
@@ -139,13 +147,24 @@ private final class MimeBuffer {
     let bytes: UnsafeMutableRawPointer
     let count: Int
     private weak var sink: PDFSink?
+    /// Set when the bytes stand for a file (and are not freed here).
+    private let file: JPEGFileBytes?
 
     /// Owns `buffer` (from malloc) from now on.
     init(taking buffer: UnsafeMutableRawBufferPointer, sink: PDFSink? = nil, id: String = "") {
         bytes = buffer.baseAddress ?? malloc(1)!
         count = buffer.count
+        file = nil
         self.sink = sink
         sink?.register(bytes, count: count, id: id)
+    }
+
+    init(file: JPEGFileBytes, sink: PDFSink, id: String, origin: String) {
+        bytes = file.bytes
+        count = file.count
+        self.file = file
+        self.sink = sink
+        sink.register(bytes, count: count, id: id, source: (file.descriptor, origin))
     }
 
     convenience init(copying data: Data) {
@@ -156,7 +175,7 @@ private final class MimeBuffer {
 
     deinit {
         sink?.forget(bytes)
-        free(bytes)
+        if file == nil { free(bytes) }
     }
 }
 

@@ -1,18 +1,22 @@
 import Foundation
 import BookResolve
+import CShim
 
 /// Where cairo's PDF bytes go: into the file, and into a running digest of the content
-/// (`ContentHash`) that becomes the document's `/ID`. A JPEG passed through reaches the sink as the very buffer the
-/// drawer handed cairo (cairo writes mime data in one call); for those bytes the digest takes the
-/// image's own content hash, its asset id, instead of hashing megabytes a second time. Any other write,
-/// including a JPEG cairo happened to copy first, is hashed byte by byte, so the digest always
-/// covers the whole content either way.
+/// (`ContentHash`) that becomes the document's `/ID`. A JPEG passed through reaches the sink as
+/// the very buffer the drawer handed cairo (cairo writes mime data in one call); for those bytes
+/// the digest takes the image's own content hash, its asset id, instead of hashing megabytes a
+/// second time, and a buffer backed by its file (`JPEGFileBytes`) is copied from that file in the
+/// kernel. Any other write is hashed byte by byte, and a write that covers only part of a
+/// file-backed buffer takes those bytes from the file, so the digest and the file always hold the
+/// content whichever way cairo writes it.
 final class PDFSink {
     /// What messages call the file: the PDF being made, not the temporary file it is written to.
     let path: String
     private var file: UnsafeMutablePointer<FILE>?
     private let digest = ContentHash()
-    private var known: [UnsafeRawPointer: (count: Int, id: String)] = [:]
+    private struct Known { var count: Int; var id: String; var source: (descriptor: Int32, origin: String)? }
+    private var known: [UnsafeRawPointer: Known] = [:]
     private(set) var error: String?
 
     init(_ url: URL, name: URL? = nil) throws {
@@ -25,22 +29,26 @@ final class PDFSink {
 
     deinit { if let file { fclose(file) } }
 
-    /// `bytes` (live until `forget`) hold the image whose content hash is `id`.
-    func register(_ bytes: UnsafeRawPointer, count: Int, id: String) { known[bytes] = (count, id) }
+    /// `bytes` (live until `forget`) hold the image whose content hash is `id`. With `source`,
+    /// they stand for that open file's bytes (only its header is in memory).
+    func register(_ bytes: UnsafeRawPointer, count: Int, id: String, source: (descriptor: Int32, origin: String)? = nil) {
+        known[bytes] = Known(count: count, id: id, source: source)
+    }
     func forget(_ bytes: UnsafeRawPointer) { known[bytes] = nil }
 
     func write(_ data: UnsafePointer<UInt8>, _ length: Int) -> Bool {
         guard let file, error == nil else { return false }
-        if let image = known[UnsafeRawPointer(data)], image.count == length {
+        let start = UnsafeRawPointer(data)
+        if let image = known[start], image.count == length {
             digest.update(Data("<image \(image.id)>".utf8))
-        } else {
-            digest.update(UnsafeRawBufferPointer(start: data, count: length))
+            if let source = image.source { return copy(from: source, offset: 0, length: length, into: file) }
+            return put(start, length, into: file)
         }
-        guard fwrite(data, 1, length, file) == length else {
-            error = String(cString: strerror(errno))
-            return false
+        if let (base, image) = fileBacked(containing: start, length), let source = image.source {
+            return copyHashing(from: source, offset: start - base, length: length, into: file)
         }
-        return true
+        digest.update(UnsafeRawBufferPointer(start: data, count: length))
+        return put(start, length, into: file)
     }
 
     /// Flushes and closes the file; returns the content digest.
@@ -50,5 +58,67 @@ final class PDFSink {
         if fclose(f) != 0, error == nil { error = String(cString: strerror(errno)) }
         if let error { throw RenderError("writing \(path) failed: \(error)") }
         return digest.finish()
+    }
+
+    private func put(_ bytes: UnsafeRawPointer, _ length: Int, into file: UnsafeMutablePointer<FILE>) -> Bool {
+        guard fwrite(bytes, 1, length, file) == length else {
+            error = String(cString: strerror(errno))
+            return false
+        }
+        return true
+    }
+
+    private func fileBacked(containing start: UnsafeRawPointer, _ length: Int) -> (UnsafeRawPointer, Known)? {
+        for (base, image) in known where image.source != nil && start >= base && start + length <= base + image.count {
+            return (base, image)
+        }
+        return nil
+    }
+
+    /// `length` bytes of the source file from `offset` to the end of the PDF: copy_file_range,
+    /// or reads and writes where the kernel cannot copy between the two files.
+    private func copy(from source: (descriptor: Int32, origin: String), offset: Int, length: Int,
+                      into file: UnsafeMutablePointer<FILE>) -> Bool {
+        guard fflush(file) == 0 else {
+            error = String(cString: strerror(errno))
+            return false
+        }
+        var position = off_t(offset)
+        var remaining = length
+        while remaining > 0 {
+            let copied = shim_copy_file_range(source.descriptor, &position, fileno(file), remaining)
+            if copied > 0 { remaining -= copied; continue }
+            if copied < 0 && errno == EINTR { continue }
+            if copied < 0 && [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF].contains(errno) {
+                return copyHashing(from: source, offset: Int(position), length: remaining, into: file, hashing: false)
+            }
+            return failed(copied, source)
+        }
+        return true
+    }
+
+    /// Reads the bytes from the source file and writes them; `hashing` also adds them to the digest.
+    private func copyHashing(from source: (descriptor: Int32, origin: String), offset: Int, length: Int,
+                             into file: UnsafeMutablePointer<FILE>, hashing: Bool = true) -> Bool {
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: min(max(length, 1), chunk), alignment: 16)
+        defer { buffer.deallocate() }
+        var done = 0
+        while done < length {
+            let got = pread(source.descriptor, buffer, min(chunk, length - done), off_t(offset + done))
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return failed(got, source) }
+            if hashing { digest.update(UnsafeRawBufferPointer(start: buffer, count: got)) }
+            guard put(buffer, got, into: file) else { return false }
+            done += got
+        }
+        return true
+    }
+
+    private func failed(_ result: Int, _ source: (descriptor: Int32, origin: String)) -> Bool {
+        error = result == 0
+            ? "\(source.origin) got shorter while it was copied into the PDF; render again once the file is complete"
+            : "reading \(source.origin): \(String(cString: strerror(errno)))"
+        return false
     }
 }

@@ -48,31 +48,33 @@ public final class ImageAsset: Sendable {
         }
     }
 
-    /// The image's bytes in a new buffer from `malloc`, which the caller owns and frees: read
-    /// straight from the file into it, for a consumer that keeps its own copy anyway (cairo's mime
-    /// data). Nil in the cases where `data` is empty.
-    public func mallocCopy() -> UnsafeMutableRawBufferPointer? {
-        switch storage {
-        case .bytes(let d):
-            guard let base = malloc(max(d.count, 1)) else { return nil }
-            d.withUnsafeBytes { if let source = $0.baseAddress { base.copyMemory(from: source, byteCount: d.count) } }
-            return UnsafeMutableRawBufferPointer(start: base, count: d.count)
-        case .file(let url, let count):
-            let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return nil }
-            defer { close(fd) }
-            guard let base = malloc(max(count, 1)) else { return nil }
-            var done = 0
-            while done < count {
-                let n = read(fd, base + done, count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
-                done += n
-            }
-            var extra: UInt8 = 0
-            guard done == count, read(fd, &extra, 1) == 0 else { free(base); return nil }
-            return UnsafeMutableRawBufferPointer(start: base, count: count)
+    /// An inline image's bytes in a new buffer from `malloc`, which the caller owns and frees (for
+    /// cairo's mime data); nil for a file, whose bytes `openFile` gives instead.
+    public func inlineCopy() -> UnsafeMutableRawBufferPointer? {
+        guard case .bytes(let d) = storage, let base = malloc(max(d.count, 1)) else { return nil }
+        d.withUnsafeBytes { if let source = $0.baseAddress { base.copyMemory(from: source, byteCount: d.count) } }
+        return UnsafeMutableRawBufferPointer(start: base, count: d.count)
+    }
+
+    /// Whether the bytes are a file's (not an inline image's).
+    public var isFile: Bool {
+        if case .file = storage { return true }
+        return false
+    }
+
+    /// The image's file opened for reading, and its size, when the asset is a file whose size is
+    /// still the one resolved; the caller closes the descriptor. Nil for bytes that live in memory
+    /// (inline images) and for a file that has gone or changed size.
+    public func openFile() -> (descriptor: Int32, count: Int)? {
+        guard case .file(let url, let count) = storage else { return nil }
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, Int(info.st_size) == count else {
+            close(fd)
+            return nil
         }
+        return (fd, count)
     }
 
     /// JPEGs go into the PDF byte for byte, except CMYK/YCCK ones: cairo 1.16 writes those without

@@ -1,0 +1,134 @@
+import Testing
+import Foundation
+import BookModel
+import BookResolve
+@testable import BookRender
+import BookTestSupport
+
+/// A JPEG file reaches the PDF without the process holding it: cairo is given its header, and the
+/// sink copies the rest from the file. Checked on the bytes: header lengths, what the sink writes
+/// for whole and partial writes, and the JPEG streams of a finished PDF.
+@Suite struct JPEGPassThroughTests {
+    /// `jpeg` with `segments` comment segments of `size` bytes each after SOI: a header that
+    /// crosses the 64 KiB read-ahead, as a camera's thumbnails and ICC profile make it.
+    func withComments(_ jpeg: Data, segments: Int, size: Int) -> Data {
+        var out = Data(jpeg.prefix(2))
+        for i in 0..<segments {
+            let length = size + 2
+            out += [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)]
+            out += Data(repeating: UInt8(0x41 + i), count: size)
+        }
+        return out + jpeg.dropFirst(2)
+    }
+
+    /// Where the first SOS segment ends: segment lengths added up from SOI, the plain way (the
+    /// test JPEGs have no fill bytes and no markers without a length before their scan).
+    func sosEnd(_ jpeg: [UInt8]) -> Int? {
+        var offset = 2
+        while offset + 4 <= jpeg.count, jpeg[offset] == 0xFF {
+            let end = offset + 2 + (Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3]))
+            if jpeg[offset + 1] == 0xDA { return end }
+            offset = end
+        }
+        return nil
+    }
+
+    func headerLength(_ data: Data) throws -> Int? {
+        let dir = try temporaryDirectory("jpeg-header")
+        let url = dir.appendingPathComponent("x.jpg")
+        try data.write(to: url)
+        let fd = open(url.path, O_RDONLY)
+        defer { close(fd) }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: data.count, alignment: 16)
+        defer { buffer.deallocate() }
+        guard let length = JPEGFileBytes.readHeader(fd, into: buffer, count: data.count) else { return nil }
+        #expect(Data(bytes: buffer, count: length) == data.prefix(length), "the header read is the file's")
+        return length
+    }
+
+    @Test func headerEndsWithTheFirstScanHeader() throws {
+        let plain = try TestImages.gradientJPEG(width: 64, height: 48)
+        #expect(try headerLength(plain) == sosEnd(Array(plain)))
+        let big = withComments(plain, segments: 3, size: 60_000)
+        #expect(big.count > 180_000)
+        #expect(try headerLength(big) == sosEnd(Array(big)))
+        let progressive = try TestImages.gradientJPEG(width: 64, height: 48, ["-progressive"])
+        #expect(try headerLength(progressive) == sosEnd(Array(progressive)))
+        #expect(try headerLength(Data([0xFF, 0xD8, 0xFF, 0xFE, 0x00])) == nil, "cut short inside a segment")
+        #expect(try headerLength(Data("not a jpeg".utf8)) == nil)
+    }
+
+    /// The sink writes a file-backed buffer's bytes from the file: whole, or a part cairo might
+    /// write on its own, and hashes a part as the bytes it is.
+    @Test func sinkCopiesFileBackedBytesFromTheFile() throws {
+        let dir = try temporaryDirectory("jpeg-sink")
+        let source = dir.appendingPathComponent("src.bin")
+        let content = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) })
+        try content.write(to: source)
+        let fd = open(source.path, O_RDONLY)
+        defer { close(fd) }
+        // What stands in memory for the file: zeros, so a write taken from it would show.
+        let stand = UnsafeMutableRawPointer.allocate(byteCount: content.count, alignment: 16)
+        defer { stand.deallocate() }
+        stand.initializeMemory(as: UInt8.self, repeating: 0, count: content.count)
+
+        let out = dir.appendingPathComponent("out.bin")
+        let sink = try PDFSink(out)
+        sink.register(stand, count: content.count, id: "src", source: (fd, "src.bin"))
+        let head = Data("head".utf8)
+        _ = head.withUnsafeBytes { sink.write($0.bindMemory(to: UInt8.self).baseAddress!, head.count) }
+        #expect(sink.write(stand.assumingMemoryBound(to: UInt8.self), content.count))
+        #expect(sink.write((stand + 1000).assumingMemoryBound(to: UInt8.self), 5000))
+        let partDigest = try sink.close()
+        #expect(try Data(contentsOf: out) == head + content + content[1000..<6000])
+
+        // The same bytes written plainly give the same digest for the part (the whole image counts
+        // as its id either way).
+        let plainOut = dir.appendingPathComponent("plain.bin")
+        let plain = try PDFSink(plainOut)
+        let copy = UnsafeMutableRawPointer.allocate(byteCount: content.count, alignment: 16)
+        defer { copy.deallocate() }
+        content.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: content.count) }
+        plain.register(copy, count: content.count, id: "src")
+        _ = head.withUnsafeBytes { plain.write($0.bindMemory(to: UInt8.self).baseAddress!, head.count) }
+        _ = plain.write(copy.assumingMemoryBound(to: UInt8.self), content.count)
+        _ = content[1000..<6000].withUnsafeBytes { plain.write($0.bindMemory(to: UInt8.self).baseAddress!, 5000) }
+        #expect(try plain.close() == partDigest)
+    }
+
+    @Test func aFileThatShrankIsReportedNotPadded() throws {
+        let dir = try temporaryDirectory("jpeg-shrunk")
+        let source = dir.appendingPathComponent("src.bin")
+        try Data(repeating: 7, count: 10_000).write(to: source)
+        let fd = open(source.path, O_RDONLY)
+        defer { close(fd) }
+        let stand = UnsafeMutableRawPointer.allocate(byteCount: 20_000, alignment: 16)
+        defer { stand.deallocate() }
+        let sink = try PDFSink(dir.appendingPathComponent("out.bin"))
+        sink.register(stand, count: 20_000, id: "src", source: (fd, "images/src.jpg"))
+        #expect(!sink.write(stand.assumingMemoryBound(to: UInt8.self), 20_000))
+        #expect(sink.error?.contains("images/src.jpg got shorter") == true, "\(sink.error ?? "")")
+    }
+
+    /// End to end: a JPEG whose header crosses the 64 KiB read-ahead goes into the PDF byte for byte.
+    @Test func aLongHeaderedJPEGIsEmbeddedByteForByte() throws {
+        let dir = try temporaryDirectory("jpeg-long-header")
+        let jpeg = withComments(try TestImages.gradientJPEG(width: 1600, height: 1200), segments: 2, size: 50_000)
+        // Scan data beyond what reading the header reads ahead (up to 64 KiB past it): those
+        // bytes reach the PDF only by the sink's copy from the file.
+        let header = try #require(sosEnd(Array(jpeg)))
+        #expect(jpeg.count > header + 100_000)
+        try jpeg.write(to: dir.appendingPathComponent("photo.jpg"))
+        let book = Book(kind: .memoir, title: "Long header", language: "en-US", created: "2024-02-03T04:05:06Z",
+                        theme: "memoir", format: BookFormat(trim: .preset("6x9")),
+                        pages: [Page(type: .photo, image: .path("photo.jpg"), caption: "Photo")])
+        let tree = try TestPipeline.layout(book, folder: dir)
+        let pdf = dir.appendingPathComponent("book.pdf")
+        try PrintPDF.write(tree, to: pdf)
+        #expect(try run("qpdf", ["--check", pdf.path]).status == 0)
+        try run("pdfimages", ["-j", pdf.path, dir.appendingPathComponent("x").path])
+        let extracted = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("x-") && $0.hasSuffix(".jpg") }
+        #expect(extracted.count == 1)
+        #expect(try extracted.map { try Data(contentsOf: dir.appendingPathComponent($0)) } == [jpeg])
+    }
+}
