@@ -26,6 +26,19 @@ struct ValidationTests {
         #expect(lines[4].hasSuffix("(line 9, column 5)"))
     }
 
+    /// Blank is whitespace of any kind, line breaks and no-break spaces included; one other
+    /// character anywhere, even at the very end of a long text, makes it not blank.
+    @Test func blankTextIsAnyWhitespaceOnly() {
+        func textPageErrors(_ text: String) -> Int {
+            let book = Book(kind: .memoir, title: "T", pages: [Page(type: .text, text: text)])
+            return BookValidator.validate(book).errors.count
+        }
+        #expect(textPageErrors(" \t\n\r\u{00A0}\u{2003}\u{2028}") == 1)
+        #expect(textPageErrors("") == 1)
+        #expect(textPageErrors(String(repeating: " \n", count: 50_000) + "x") == 0)
+        #expect(textPageErrors("é") == 0)
+    }
+
     @Test func imagePathsMustStayInTheBooksFolder() throws {
         let error = try #require(Fixtures.error("bad/path-escape.json"))
         #expect(error.kind == .validation)
