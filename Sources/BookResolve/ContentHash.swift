@@ -3,9 +3,10 @@ import CShim
 
 /// XXH3-128 as 32 lowercase hex digits: an image's id, which dedups it in the PDF and keys its
 /// decodes, and the digest of a PDF's content that its `/ID` is made from. Fed in parts.
-/// SHA-256 stays where a name must hold against someone forging it (the generation cache,
-/// batch fingerprints); here a collision could only mix up two pictures of the one book made
-/// to collide, and the speed is what an export of 48 MB of JPEGs waits for.
+/// Also the digest of the renderer's executable in batch fingerprints. SHA-256 stays where a
+/// name must hold against someone forging it (the generation cache, the rest of a fingerprint);
+/// here a collision could only mix up two pictures of the one book made to collide, and the
+/// speed is what an export of 48 MB of JPEGs waits for.
 public final class ContentHash {
     private var state: OpaquePointer?
 
