@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Debian 12's poppler-glib; the unversioned name is there when the -dev package is. */
 static const char *const library_names[] = { "libpoppler-glib.so.8", "libpoppler-glib.so" };
@@ -19,9 +20,14 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
     void *lib = NULL;
-    for (size_t i = 0; i < sizeof library_names / sizeof *library_names && !lib; i++)
+    static char first_error[512];
+    for (size_t i = 0; i < sizeof library_names / sizeof *library_names && !lib; i++) {
         lib = dlopen(library_names[i], RTLD_NOW | RTLD_LOCAL);
-    if (!lib) { load_error = dlerror(); return; }
+        /* The versioned name's failure is the one worth telling. */
+        const char *why = lib ? NULL : dlerror();
+        if (i == 0 && why) snprintf(first_error, sizeof first_error, "%s", why);
+    }
+    if (!lib) { load_error = first_error; return; }
     poppler.new_from_file = dlsym(lib, "poppler_document_new_from_file");
     poppler.get_n_pages = dlsym(lib, "poppler_document_get_n_pages");
     poppler.get_page = dlsym(lib, "poppler_document_get_page");
