@@ -1,7 +1,7 @@
 import Foundation
 import CShim
 
-/// SHA-256 as lowercase hex: image ids, the generation cache and batch fingerprints. Fed in parts,
+/// SHA-256 as lowercase hex: the generation cache and batch fingerprints. Fed in parts,
 /// so a large file can be hashed block by block.
 public final class SHA256 {
     private var state: OpaquePointer?
