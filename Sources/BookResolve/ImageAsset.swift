@@ -1,7 +1,8 @@
 import Foundation
 
 /// An image's bytes, what its header says, and where it came from. Immutable, shared by every page
-/// and output that draws it; `id` (XXH3-128 of the bytes, see `ContentHash`) dedups repeated images in the PDF.
+/// and output that draws it; `id` (XXH3-128 of the bytes, see `ContentHash`) dedups repeated
+/// images in the PDF.
 ///
 /// A file's bytes are not kept: the page tree holds every asset of the book for as long as it
 /// renders, so holding bytes would make memory grow with the book. `data` maps the file again
