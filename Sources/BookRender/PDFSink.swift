@@ -18,6 +18,8 @@ final class PDFSink {
     private struct Known { var count: Int; var id: String; var source: (descriptor: Int32, origin: String)? }
     private var known: [UnsafeRawPointer: Known] = [:]
     private(set) var error: String?
+    /// Cleared once the kernel refuses to copy between these files (another file system).
+    private var kernelCopies = true
 
     init(_ url: URL, name: URL? = nil) throws {
         path = (name ?? url).path
@@ -85,16 +87,17 @@ final class PDFSink {
         }
         var position = off_t(offset)
         var remaining = length
-        while remaining > 0 {
+        while remaining > 0 && kernelCopies {
             let copied = shim_copy_file_range(source.descriptor, &position, fileno(file), remaining)
             if copied > 0 { remaining -= copied; continue }
             if copied < 0 && errno == EINTR { continue }
             if copied < 0 && [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF].contains(errno) {
-                return copyHashing(from: source, offset: Int(position), length: remaining, into: file, hashing: false)
+                kernelCopies = false
+                break
             }
             return failed(copied, source)
         }
-        return true
+        return remaining == 0 || copyHashing(from: source, offset: Int(position), length: remaining, into: file, hashing: false)
     }
 
     /// Reads the bytes from the source file and writes them; `hashing` also adds them to the digest.

@@ -96,6 +96,34 @@ import BookTestSupport
         #expect(try plain.close() == partDigest)
     }
 
+    /// Where the kernel cannot copy between the files (the PDF on another file system, here
+    /// /dev/shm when it is one), the sink reads and writes the bytes itself, for every picture.
+    static var shmIsAnotherFileSystem: Bool {
+        var a = stat(), b = stat()
+        return stat(FileManager.default.temporaryDirectory.path, &a) == 0 && stat("/dev/shm", &b) == 0 && a.st_dev != b.st_dev
+    }
+
+    @Test(.enabled(if: shmIsAnotherFileSystem, "needs /dev/shm on a file system of its own"))
+    func sinkCopiesAcrossFileSystems() throws {
+        let dir = try temporaryDirectory("jpeg-xdev")
+        let shm = URL(fileURLWithPath: "/dev/shm/bookrender-test-\(getpid())-\(UUID().uuidString)")
+        defer { unlink(shm.path) }
+        let content = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        let source = dir.appendingPathComponent("src.bin")
+        try content.write(to: source)
+        let fd = open(source.path, O_RDONLY)
+        defer { close(fd) }
+        let stand = UnsafeMutableRawPointer.allocate(byteCount: content.count, alignment: 16)
+        defer { stand.deallocate() }
+        stand.initializeMemory(as: UInt8.self, repeating: 0, count: content.count)
+        let sink = try PDFSink(shm)
+        sink.register(stand, count: content.count, id: "src", source: (fd, "src.bin"))
+        #expect(sink.write(stand.assumingMemoryBound(to: UInt8.self), content.count))
+        #expect(sink.write(stand.assumingMemoryBound(to: UInt8.self), content.count))
+        _ = try sink.close()
+        #expect(try Data(contentsOf: shm) == content + content)
+    }
+
     @Test func aFileThatShrankIsReportedNotPadded() throws {
         let dir = try temporaryDirectory("jpeg-shrunk")
         let source = dir.appendingPathComponent("src.bin")
