@@ -62,23 +62,16 @@ import BookTestSupport
     /// write on its own, and hashes a part as the bytes it is.
     @Test func sinkCopiesFileBackedBytesFromTheFile() throws {
         let dir = try temporaryDirectory("jpeg-sink")
-        let source = dir.appendingPathComponent("src.bin")
         let content = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) })
-        try content.write(to: source)
-        let fd = open(source.path, O_RDONLY)
-        defer { close(fd) }
-        // What stands in memory for the file: zeros, so a write taken from it would show.
-        let stand = UnsafeMutableRawPointer.allocate(byteCount: content.count, alignment: 16)
-        defer { stand.deallocate() }
-        stand.initializeMemory(as: UInt8.self, repeating: 0, count: content.count)
+        let file = try FileStandIn(content, in: dir)
 
         let out = dir.appendingPathComponent("out.bin")
         let sink = try PDFSink(out)
-        sink.register(stand, count: content.count, id: "src", source: (fd, "src.bin"))
+        file.register(with: sink)
         let head = Data("head".utf8)
         _ = head.withUnsafeBytes { sink.write($0.bindMemory(to: UInt8.self).baseAddress!, head.count) }
-        #expect(sink.write(stand.assumingMemoryBound(to: UInt8.self), content.count))
-        #expect(sink.write((stand + 1000).assumingMemoryBound(to: UInt8.self), 5000))
+        #expect(file.write(to: sink))
+        #expect(file.write(to: sink, offset: 1000, length: 5000))
         let partDigest = try sink.close()
         #expect(try Data(contentsOf: out) == head + content + content[1000..<6000])
 
@@ -96,45 +89,35 @@ import BookTestSupport
         #expect(try plain.close() == partDigest)
     }
 
-    /// Where the kernel cannot copy between the files (the PDF on another file system, here
-    /// /dev/shm when it is one), the sink reads and writes the bytes itself, for every picture.
     static var shmIsAnotherFileSystem: Bool {
         var a = stat(), b = stat()
         return stat(FileManager.default.temporaryDirectory.path, &a) == 0 && stat("/dev/shm", &b) == 0 && a.st_dev != b.st_dev
     }
 
+    /// Where the kernel cannot copy between the files (the PDF on another file system, here
+    /// /dev/shm when it is one), the sink reads and writes the bytes itself, for every picture.
     @Test(.enabled(if: shmIsAnotherFileSystem, "needs /dev/shm on a file system of its own"))
     func sinkCopiesAcrossFileSystems() throws {
         let dir = try temporaryDirectory("jpeg-xdev")
         let shm = URL(fileURLWithPath: "/dev/shm/bookrender-test-\(getpid())-\(UUID().uuidString)")
         defer { unlink(shm.path) }
         let content = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
-        let source = dir.appendingPathComponent("src.bin")
-        try content.write(to: source)
-        let fd = open(source.path, O_RDONLY)
-        defer { close(fd) }
-        let stand = UnsafeMutableRawPointer.allocate(byteCount: content.count, alignment: 16)
-        defer { stand.deallocate() }
-        stand.initializeMemory(as: UInt8.self, repeating: 0, count: content.count)
+        let file = try FileStandIn(content, in: dir)
         let sink = try PDFSink(shm)
-        sink.register(stand, count: content.count, id: "src", source: (fd, "src.bin"))
-        #expect(sink.write(stand.assumingMemoryBound(to: UInt8.self), content.count))
-        #expect(sink.write(stand.assumingMemoryBound(to: UInt8.self), content.count))
+        file.register(with: sink)
+        #expect(file.write(to: sink))
+        #expect(file.write(to: sink))
         _ = try sink.close()
         #expect(try Data(contentsOf: shm) == content + content)
     }
 
     @Test func aFileThatShrankIsReportedNotPadded() throws {
         let dir = try temporaryDirectory("jpeg-shrunk")
-        let source = dir.appendingPathComponent("src.bin")
-        try Data(repeating: 7, count: 10_000).write(to: source)
-        let fd = open(source.path, O_RDONLY)
-        defer { close(fd) }
-        let stand = UnsafeMutableRawPointer.allocate(byteCount: 20_000, alignment: 16)
-        defer { stand.deallocate() }
+        // Resolved at 20,000 bytes; the file now holds 10,000.
+        let file = try FileStandIn(Data(repeating: 7, count: 10_000), in: dir, count: 20_000)
         let sink = try PDFSink(dir.appendingPathComponent("out.bin"))
-        sink.register(stand, count: 20_000, id: "src", source: (fd, "images/src.jpg"))
-        #expect(!sink.write(stand.assumingMemoryBound(to: UInt8.self), 20_000))
+        file.register(with: sink, origin: "images/src.jpg")
+        #expect(!file.write(to: sink))
         #expect(sink.error?.contains("images/src.jpg got shorter") == true, "\(sink.error ?? "")")
     }
 
@@ -158,5 +141,37 @@ import BookTestSupport
         let extracted = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("x-") && $0.hasSuffix(".jpg") }
         #expect(extracted.count == 1)
         #expect(try extracted.map { try Data(contentsOf: dir.appendingPathComponent($0)) } == [jpeg])
+    }
+}
+
+/// A file and what stands for it in memory, as `JPEGFileBytes` gives them to the sink: an open
+/// descriptor and a buffer of `count` zeros, so a write taken from the buffer would show.
+private final class FileStandIn {
+    let descriptor: Int32
+    let bytes: UnsafeMutableRawPointer
+    let count: Int
+
+    /// `content` written to `name` in `dir`; `count` (the size resolved) defaults to its length.
+    init(_ content: Data, in dir: URL, name: String = "src.bin", count: Int? = nil) throws {
+        let url = dir.appendingPathComponent(name)
+        try content.write(to: url)
+        descriptor = open(url.path, O_RDONLY)
+        self.count = count ?? content.count
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: self.count, alignment: 16)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0, count: self.count)
+    }
+
+    deinit {
+        close(descriptor)
+        bytes.deallocate()
+    }
+
+    func register(with sink: PDFSink, origin: String = "src.bin") {
+        sink.register(bytes, count: count, id: "src", source: (descriptor, origin))
+    }
+
+    /// Has the sink write `length` bytes of the buffer from `offset` (all of it by default).
+    func write(to sink: PDFSink, offset: Int = 0, length: Int? = nil) -> Bool {
+        sink.write((bytes + offset).assumingMemoryBound(to: UInt8.self), length ?? count)
     }
 }
