@@ -69,19 +69,21 @@ struct Hasher256 {
     }
 
     func add(file url: URL) {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { add("<unreadable>"); return }
-        defer { try? handle.close() }
-        while let block = try? handle.read(upToCount: 1 << 20), !block.isEmpty { sha.update(block) }
-        add("<eof>")
+        if Self.forEachBlock(of: url, { sha.update($0) }) { add("<eof>") } else { add("<unreadable>") }
     }
 
     /// The file's XXH3-128 (see `ContentHash`), read in blocks.
     func add(fileDigest url: URL) {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { add("<unreadable>"); return }
-        defer { try? handle.close() }
         let content = ContentHash()
-        while let block = try? handle.read(upToCount: 1 << 20), !block.isEmpty { content.update(block) }
-        add(content.finish())
+        add(Self.forEachBlock(of: url, { content.update($0) }) ? content.finish() : "<unreadable>")
+    }
+
+    /// Hands `body` the file a megabyte at a time; false when it cannot be opened.
+    private static func forEachBlock(of url: URL, _ body: (Data) -> Void) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        while let block = try? handle.read(upToCount: 1 << 20), !block.isEmpty { body(block) }
+        return true
     }
 
     func finish() -> String { sha.finish() }

@@ -22,7 +22,7 @@ final class JPEGFileBytes {
             return nil
         }
         // Markers that do not parse as a header: read it all, so cairo sees the file as it is.
-        guard Self.readHeader(fd, into: mapped, count: count) != nil || Self.read(fd, into: mapped, upTo: count) == count else {
+        guard Self.readHeader(fd, into: mapped, count: count) != nil || Self.fill(fd, mapped, from: 0, to: count) == count else {
             munmap(mapped, count)
             close(fd)
             return nil
@@ -45,14 +45,8 @@ final class JPEGFileBytes {
         // Makes bytes 0..<n readable; reads ahead in 64 KiB steps.
         func have(_ n: Int) -> Bool {
             guard n <= count else { return false }
-            while filled < n {
-                let want = min(count, max(n, filled + 65_536)) - filled
-                let got = pread(fd, buffer + filled, want, off_t(filled))
-                if got < 0 && errno == EINTR { continue }
-                guard got > 0 else { return false }
-                filled += got
-            }
-            return true
+            if filled < n { filled = fill(fd, buffer, from: filled, to: min(count, max(n, filled + 65_536))) }
+            return filled >= n
         }
         guard have(2), b[0] == 0xFF, b[1] == 0xD8 else { return nil }
         var offset = 2
@@ -72,11 +66,12 @@ final class JPEGFileBytes {
         return nil
     }
 
-    /// Reads from offset 0 until `count` bytes or the end of the file; returns how many it read.
-    private static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, upTo count: Int) -> Int {
-        var done = 0
-        while done < count {
-            let got = pread(fd, buffer + done, count - done, off_t(done))
+    /// Reads bytes `from..<to` of the file into the same range of `buffer`; returns where it
+    /// stopped (`to`, or earlier at the end of the file or an error).
+    private static func fill(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, from: Int, to: Int) -> Int {
+        var done = from
+        while done < to {
+            let got = pread(fd, buffer + done, to - done, off_t(done))
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else { break }
             done += got
