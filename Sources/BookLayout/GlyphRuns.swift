@@ -27,6 +27,12 @@ public struct GlyphRun: @unchecked Sendable {
     public let x: Int32
     public let y: Int32
     public let glyphs: [Glyph]
+    /// The run's characters (UTF-8) and which glyphs each cluster of them became, in the order
+    /// Pango's cairo renderer hands them to `cairo_show_text_glyphs`: a PDF keeps the text behind
+    /// the glyphs for copying and search. `backward` for a right-to-left run.
+    public let text: [CChar]
+    public let clusters: [cairo_text_cluster_t]
+    public let backward: Bool
 }
 
 enum GlyphRuns {
@@ -34,11 +40,12 @@ enum GlyphRuns {
     /// hex box for a missing glyph, a shape or decoration attribute, a font cairo cannot load.
     static func extract(_ layout: OpaquePointer) -> [[GlyphRun]]? {
         var lines: [[GlyphRun]] = []
+        guard let text = pango_layout_get_text(layout) else { return nil }
         var node = pango_layout_get_lines_readonly(layout)
         while let n = node {
             node = n.pointee.next
             guard let line = n.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self),
-                  let runs = extract(line) else { return nil }
+                  let runs = extract(line, text: text) else { return nil }
             lines.append(runs)
         }
         return lines
@@ -49,7 +56,7 @@ enum GlyphRuns {
         PANGO_ATTR_LETTER_SPACING.rawValue, PANGO_ATTR_LINE_HEIGHT.rawValue, PANGO_ATTR_ABSOLUTE_LINE_HEIGHT.rawValue,
     ]
 
-    private static func extract(_ line: UnsafeMutablePointer<PangoLayoutLine>) -> [GlyphRun]? {
+    private static func extract(_ line: UnsafeMutablePointer<PangoLayoutLine>, text: UnsafePointer<CChar>) -> [GlyphRun]? {
         var runs: [GlyphRun] = []
         var xOff: Int32 = 0
         var node = line.pointee.runs
@@ -84,9 +91,32 @@ enum GlyphRuns {
                 }
                 position += g.geometry.width
             }
-            runs.append(GlyphRun(font: SharedScaledFont(retaining: scaled), x: xOff, y: -run.pointee.y_offset, glyphs: glyphs))
+            let runText = Array(UnsafeBufferPointer(start: text + Int(item.pointee.offset), count: Int(item.pointee.length)))
+            runs.append(GlyphRun(font: SharedScaledFont(retaining: scaled), x: xOff, y: -run.pointee.y_offset, glyphs: glyphs,
+                                 text: runText, clusters: clusters(run, text: text), backward: analysis.level & 1 != 0))
             xOff += position + run.pointee.end_x_offset
         }
         return runs
+    }
+
+    /// Pango's cairo renderer's clusters for a run (`pango_cairo_renderer_draw_glyph_item`, Pango
+    /// 1.50): one per Pango cluster, counting its bytes and its drawn glyphs (empty and unknown
+    /// glyphs left out, as they are from the glyph list).
+    private static func clusters(_ run: UnsafeMutablePointer<PangoGlyphItem>, text: UnsafePointer<CChar>) -> [cairo_text_cluster_t] {
+        guard let glyphString = run.pointee.glyphs else { return [] }
+        let backward = run.pointee.item.pointee.analysis.level & 1 != 0
+        var clusters: [cairo_text_cluster_t] = []
+        var iter = PangoGlyphItemIter()
+        guard pango_glyph_item_iter_init_start(&iter, run, text) != 0 else { return [] }
+        repeat {
+            let bytes = iter.end_index - iter.start_index
+            var count = backward ? iter.start_glyph - iter.end_glyph : iter.end_glyph - iter.start_glyph
+            for i in min(iter.start_glyph, iter.end_glyph + 1)..<max(iter.start_glyph + 1, iter.end_glyph) {
+                let glyph = glyphString.pointee.glyphs[Int(i)].glyph
+                if glyph == PANGO_GLYPH_EMPTY || glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 { count -= 1 }
+            }
+            clusters.append(cairo_text_cluster_t(num_bytes: bytes, num_glyphs: count))
+        } while pango_glyph_item_iter_next_cluster(&iter) != 0
+        return clusters
     }
 }

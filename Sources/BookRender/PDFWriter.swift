@@ -25,7 +25,7 @@ public enum PDFWriter {
         let sink = try PDFSink(file, name: target)
         let media = tree.geometry.mediaSize(trim: tree.trim)
         let images = PDFImageSources(sink: sink)
-        let drawer = PageDrawer(images: images, opaque: opaque)
+        let drawer = PageDrawer(images: images, opaque: opaque, glyphRuns: true)
         let surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
             let sink = Unmanaged<PDFSink>.fromOpaque(closure!).takeUnretainedValue()
             return sink.write(data!, Int(length)) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR

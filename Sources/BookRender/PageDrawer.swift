@@ -14,8 +14,8 @@ final class PageDrawer {
     private var paper = Color.white
     private var lineCache: [ObjectIdentifier: [UnsafeMutablePointer<PangoLayoutLine>]] = [:]
     /// Draw text from its glyph runs with cairo alone, where a layout has them, instead of through
-    /// Pango: the same glyphs at the same positions, and possible on any thread (PNG pages). The
-    /// PDF keeps Pango's drawing, which also writes the text behind the glyphs for copy and search.
+    /// Pango: the same glyphs at the same positions (and, on a PDF, the same text behind them), and
+    /// possible on any thread, whichever thread laid the text out.
     private let glyphRuns: Bool
 
     init(images: ImageSources, opaque: Bool = false, glyphRuns: Bool = false) {
@@ -151,6 +151,8 @@ final class PageDrawer {
     private func glyphLines(_ t: TextBox, _ runs: [[GlyphRun]], _ cr: OpaquePointer) {
         let top = t.layoutTop
         let scale = Double(PANGO_SCALE)
+        // As Pango does: the text goes along only where the surface keeps it (a PDF).
+        let withText = cairo_surface_has_show_text_glyphs(cairo_get_target(cr)) != 0
         var glyphs: [cairo_glyph_t] = []
         for i in t.lines where i < runs.count {
             let line = t.layout.lines[i]
@@ -167,7 +169,13 @@ final class PageDrawer {
                 }
                 cairo_save(cr)
                 cairo_set_scaled_font(cr, run.font.pointer)
-                cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+                if withText {
+                    cairo_show_text_glyphs(cr, run.text, Int32(run.text.count), glyphs, Int32(glyphs.count),
+                                           run.clusters, Int32(run.clusters.count),
+                                           run.backward ? CAIRO_TEXT_CLUSTER_FLAG_BACKWARD : cairo_text_cluster_flags_t(0))
+                } else {
+                    cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+                }
                 cairo_restore(cr)
             }
         }
