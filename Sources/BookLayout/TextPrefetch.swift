@@ -10,22 +10,25 @@ struct TextRequest: Hashable {
     var hyphenate: Bool
 }
 
-/// Lays out a book's long texts (text pages, chapter bodies) before the pages are made, on all
-/// cores: shaping and breaking tens of thousands of words is most of a memoir's layout time, and
+/// Lays out a book's long texts (text pages, chapter bodies) on helper threads while the page pass
+/// runs: shaping and breaking tens of thousands of words is most of a memoir's layout time, and
 /// each text's layout depends only on the text, its style and the column width, not on the pages
-/// before it. The page pass then finds them ready.
+/// before it. The helpers take the texts in book order; the page pass takes each as it is finished,
+/// and lays out one still waiting for a helper itself rather than sit idle, so pages (and the PDF
+/// drawn from them as they come) follow the helpers closely.
 ///
 /// Each helper thread has a Typesetter of its own (Pango objects are never used by two threads at
-/// once); its layouts are handed over only once it has finished, and drawn afterwards. The
-/// layouts are the same whichever thread makes them, so the output does not depend on the number
-/// of threads.
+/// once). A helper hands over a layout only with its glyph runs made, so it can be drawn without
+/// Pango on any thread while the helper goes on; a text only Pango can draw is left to the page
+/// pass. The layouts are the same whichever thread makes them, so the output does not depend on
+/// the number of threads.
 enum TextPrefetch {
     /// Texts shorter than this are laid out where they are needed: not worth a hand-over.
     static let minimumBytes = 2_000
     /// Below this much text in all, one thread does it faster than starting another.
     static let minimumTotalBytes = 40_000
 
-    /// The long texts `BookLayouter` will ask for, as the templates ask for them.
+    /// The long texts `BookLayouter` will ask for, in the order it asks for them.
     static func requests(_ book: ResolvedBook, typesetter: Typesetter) -> [TextRequest] {
         let ctx = LayoutContext(book: book, typesetter: typesetter)
         var seen = Set<TextRequest>()
@@ -38,42 +41,108 @@ enum TextPrefetch {
         }.filter { $0.text.utf8.count >= minimumBytes && seen.insert($0).inserted }
     }
 
-    /// Lays out `requests` on up to `threads` threads, this one included, and leaves the
-    /// results with `typesetter`.
-    static func prepare(_ requests: [TextRequest], on typesetter: Typesetter, threads: Int) {
+    /// Starts laying out `requests` on helper threads, `threads` in all counting this one, and
+    /// leaves them with `typesetter`, which waits for (or makes) each when it is asked for.
+    static func start(_ requests: [TextRequest], on typesetter: Typesetter, threads: Int) {
         let total = requests.reduce(0) { $0 + $1.text.utf8.count }
-        let threads = min(threads, requests.count, max(1, total / (minimumTotalBytes / 2)))
-        guard threads > 1 else { return }
-        // Longest first, each to the least loaded thread: fixed by the requests alone.
-        var shares = [[TextRequest]](repeating: [], count: threads)
-        var load = [Int](repeating: 0, count: threads)
-        for r in requests.sorted(by: { $0.text.utf8.count > $1.text.utf8.count }) {
-            let i = load.indices.min { load[$0] < load[$1] }!
-            shares[i].append(r)
-            load[i] += r.text.utf8.count
-        }
-        let results = ResultBox(count: threads)
-        let done = DispatchSemaphore(value: 0)
+        let helpers = min(threads, requests.count, max(1, total / (minimumTotalBytes / 2))) - 1
+        guard helpers > 0 else { return }
+        let queue = PreparedTexts(requests)
+        typesetter.prepared = queue
         let (fonts, language) = (typesetter.fonts, typesetter.language)
-        for i in 1..<threads {
-            Thread.detachNewThread { [shares] in
+        for _ in 0..<helpers {
+            queue.helperStarted()
+            Thread.detachNewThread {
                 let helper = Typesetter(fonts: fonts, language: language)
-                results.set(i, (helper, shares[i].map { ($0, helper.makeLayout($0)) }))
-                done.signal()
+                while let request = queue.next() {
+                    let layout = helper.makeLayout(request)
+                    // Made here, on the thread whose Pango objects the layout uses.
+                    let drawable = layout.glyphLines != nil
+                    queue.finished(request, drawable ? layout : nil)
+                }
+                queue.helperDone(helper)
             }
         }
-        let mine = shares[0].map { ($0, typesetter.makeLayout($0)) }
-        for _ in 1..<threads { done.wait() }
-        typesetter.adopt(mine, from: nil)
-        for i in 1..<threads { if let (helper, made) = results.get(i) { typesetter.adopt(made, from: helper) } }
+    }
+}
+
+/// The texts being laid out ahead, shared by the helpers and the page pass.
+final class PreparedTexts: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var waiting: [TextRequest]
+    private var nextIndex = 0
+    private var pending: Set<TextRequest>
+    private var started: Set<TextRequest> = []
+    private var ready: [TextRequest: TextLayout] = [:]
+    private var running = 0
+    /// Kept alive: their Pango objects are the ones the layouts they made use.
+    private var helpers: [Typesetter] = []
+
+    init(_ requests: [TextRequest]) {
+        waiting = requests
+        pending = Set(requests)
     }
 
-    /// The helpers' results, written by each helper once and read after all have signalled.
-    private final class ResultBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var slots: [(Typesetter, [(TextRequest, TextLayout)])?]
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-        func set(_ i: Int, _ value: (Typesetter, [(TextRequest, TextLayout)])) { lock.withLock { slots[i] = value } }
-        func get(_ i: Int) -> (Typesetter, [(TextRequest, TextLayout)])? { lock.withLock { slots[i] } }
+    func helperStarted() { condition.withLock { running += 1 } }
+
+    func helperDone(_ helper: Typesetter) {
+        condition.withLock {
+            helpers.append(helper)
+            running -= 1
+            condition.broadcast()
+        }
+    }
+
+    /// The next text no one has started, for a helper; nil when none is left.
+    func next() -> TextRequest? {
+        condition.withLock { takeNext() }
+    }
+
+    private func takeNext() -> TextRequest? {
+        while nextIndex < waiting.count {
+            let request = waiting[nextIndex]
+            nextIndex += 1
+            if started.insert(request).inserted { return request }
+        }
+        return nil
+    }
+
+    /// `layout` nil: only Pango can draw it, so the page pass lays it out again on its own thread.
+    func finished(_ request: TextRequest, _ layout: TextLayout?) {
+        condition.withLock {
+            if let layout { ready[request] = layout } else { pending.remove(request) }
+            condition.broadcast()
+        }
+    }
+
+    /// The layout of `request` for the page pass's typesetter: ready, waited for, or made with
+    /// `make` when no helper has started it. While a helper is on it, `make` lays out the next
+    /// text no one has started, so this thread works instead of waiting. Nil for a text that was
+    /// not laid out ahead.
+    func layout(_ request: TextRequest, make: (TextRequest) -> TextLayout) -> TextLayout? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let layout = ready[request] { return layout }
+            guard pending.contains(request) else { return nil }
+            let own = started.insert(request).inserted ? request : takeNext()
+            if let own {
+                condition.unlock()
+                let layout = make(own)
+                condition.lock()
+                ready[own] = layout
+                continue
+            }
+            condition.wait()
+        }
+    }
+
+    /// Stops handing out texts and waits for the helpers to finish the ones they hold: after
+    /// this, Pango objects of every layout may be used on this thread.
+    func finish() {
+        condition.withLock {
+            nextIndex = waiting.count
+            while running > 0 { condition.wait() }
+        }
     }
 }

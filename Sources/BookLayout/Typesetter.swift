@@ -4,8 +4,8 @@ import CShim
 
 /// Sets text with Pango against the private font set. One per thread or task, never shared:
 /// Pango font maps and contexts hang or crash when two threads use them at once. Layouts it
-/// returns carry Pango objects of this Typesetter: draw them on its thread, or on another only
-/// once this one is done with it (as `TextPrefetch` hands its helpers' layouts over).
+/// returns carry Pango objects of this Typesetter: use them with Pango on its thread, or on another
+/// only once this one is done with it; their glyph runs can be drawn anywhere (see `TextPrefetch`).
 ///
 /// Layout is device independent (no hinting, no glyph-position rounding, 72 units per inch), so a
 /// TextLayout breaks the same way whether it is drawn into a PDF or a 150-dpi PNG.
@@ -38,17 +38,14 @@ public final class Typesetter {
     /// when there is one (`TextLayout.hyphenated` says whether there was).
     public func layout(_ text: String, style: TextStyle, width: Double, alignment: TextAlignment, hyphenate: Bool) -> TextLayout {
         let request = TextRequest(text: text, style: style, width: width, alignment: alignment, hyphenate: hyphenate)
-        return prepared[request] ?? makeLayout(request)
+        return prepared?.layout(request, make: makeLayout) ?? makeLayout(request)
     }
 
-    /// Layouts made ahead of time (see `TextPrefetch`), and the helpers whose Pango objects they use.
-    private var prepared: [TextRequest: TextLayout] = [:]
-    private var helpers: [Typesetter] = []
+    /// Texts helper threads are laying out ahead (see `TextPrefetch`).
+    var prepared: PreparedTexts?
 
-    func adopt(_ layouts: [(TextRequest, TextLayout)], from helper: Typesetter?) {
-        for (request, layout) in layouts { prepared[request] = layout }
-        if let helper { helpers.append(helper) }
-    }
+    /// Waits for the helpers: afterwards every layout handed out may be used with Pango here.
+    func finishPrepared() { prepared?.finish() }
 
     func makeLayout(_ request: TextRequest) -> TextLayout {
         let (text, style, width, alignment) = (request.text, request.style, request.width, request.alignment)
