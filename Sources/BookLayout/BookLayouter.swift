@@ -19,26 +19,47 @@ public struct BookLayouter {
     }
 
     public func layout(_ book: ResolvedBook) -> PageTree {
+        layout(book, eachPage: Optional<(PageNode) throws(Never) -> Void>.none)
+    }
+
+    /// Lays the book out and hands each page to `eachPage` as soon as it is final, in order, while
+    /// later texts are still being laid out: the PDF can be drawn as the pages come. A print book
+    /// is laid out again when its gutter grows, so its pages are handed over only at the end.
+    public func layout<E: Error>(_ book: ResolvedBook, eachPage: ((PageNode) throws(E) -> Void)?) throws(E) -> PageTree {
         if textThreads > 1 {
-            TextPrefetch.prepare(TextPrefetch.requests(book, typesetter: typesetter), on: typesetter, threads: textThreads)
+            TextPrefetch.start(TextPrefetch.requests(book, typesetter: typesetter), on: typesetter, threads: textThreads)
         }
+        // Also when a page could not be drawn: the helpers stop taking texts.
+        defer { typesetter.finishPrepared() }
         var book = book
-        var tree = layoutOnce(book)
+        let streaming = book.profile == nil ? eachPage : nil
+        var tree = try layoutOnce(book, eachPage: streaming)
         // The gutter depends on the page count, which depends on the gutter: widen and lay out again
         // until it holds. It only ever grows, so this ends within the table's few brackets.
         if let profile = book.profile {
             for _ in 0..<4 {
                 guard let gutter = profile.gutterMargin(pages: tree.pages.count)?.points, gutter > book.margins.inner + 0.001 else { break }
                 book.margins.inner = gutter
-                tree = layoutOnce(book)
+                tree = layoutOnce(book, eachPage: Optional<(PageNode) throws(Never) -> Void>.none)
             }
         }
+        if streaming == nil, let eachPage { for page in tree.pages { try eachPage(page) } }
         return tree
     }
 
-    private func layoutOnce(_ book: ResolvedBook) -> PageTree {
+    private func layoutOnce<E: Error>(_ book: ResolvedBook, eachPage: ((PageNode) throws(E) -> Void)?) throws(E) -> PageTree {
         let ctx = LayoutContext(book: book, typesetter: typesetter)
+        // A template only changes the pages it adds, so those before are final once it returns.
+        var handedOver = 0
+        func handOver() throws(E) {
+            guard let eachPage else { return }
+            while handedOver < ctx.pages.count {
+                try eachPage(ctx.pages[handedOver])
+                handedOver += 1
+            }
+        }
         CoverTemplate.layout(ctx)
+        try handOver()
         for page in book.pages {
             switch page.page.type {
             case .illustration: IllustrationTemplate.layout(page, ctx)
@@ -48,11 +69,15 @@ public struct BookLayouter {
             case .spread: SpreadTemplate.layout(page, ctx)
             case .qr: QRTemplate.layout(page, ctx)
             }
+            try handOver()
         }
         if let profile = book.profile {
             PrintMarks.pad(to: profile.pages.multiple, ctx)
             PrintMarks.add(profile, ctx)
         }
+        try handOver()
+        // Missing glyphs are found with Pango, on this thread: the helpers must be done.
+        typesetter.finishPrepared()
         var findings = ctx.findings
         findings += MissingGlyphs.findings(in: ctx.pages)
         if book.tokens.typography.body.hyphenate, typesetter.hyphenator == nil {

@@ -1,12 +1,12 @@
 import Foundation
 import CGraphics
+import BookConfig
 import BookLayout
 
 /// Draws a page tree into one PDF: one PDF page per physical page at the trim size, fonts embedded
 /// as subsets by cairo, JPEGs passed through, and fixed dates so the same book gives the same bytes.
 ///
-/// Pages stream: cairo writes each page, and the pictures it uses, when the page is shown, and the
-/// drawer keeps no picture beyond its page, so memory stays flat however long the book.
+/// Pages stream (see `PDFPageStream`), so memory stays flat however long the book.
 public enum PDFWriter {
     /// Used when the book carries no `created` date.
     public static let fallbackDate = "2000-01-01T00:00:00Z"
@@ -21,49 +21,11 @@ public enum PDFWriter {
     /// returns a digest of its content (`ContentHash`), the basis of the document's `/ID`.
     /// Errors name `target`, the PDF `file` will become.
     static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool, for target: URL) throws -> String {
-        let selected = tree.pages.filter { pages?.contains($0.number) ?? true }
-        let sink = try PDFSink(file, name: target)
-        let media = tree.geometry.mediaSize(trim: tree.trim)
-        let images = PDFImageSources(sink: sink)
-        let drawer = PageDrawer(images: images, opaque: opaque, glyphRuns: true)
-        let surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
-            let sink = Unmanaged<PDFSink>.fromOpaque(closure!).takeUnretainedValue()
-            return sink.write(data!, Int(length)) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR
-        }, Unmanaged.passUnretained(sink).toOpaque(), media.width, media.height)!
-        defer { cairo_surface_destroy(surface) }
-        try check(surface, sink)
-        setMetadata(surface, tree)
-        let cr = cairo_create(surface)!
-        defer { cairo_destroy(cr) }
-        for page in selected {
-            let origin = tree.geometry.trimOrigin(page: page.number)
-            cairo_save(cr)
-            cairo_translate(cr, origin.x, origin.y)
-            try drawer.draw(page, on: cr)
-            cairo_restore(cr)
-            cairo_show_page(cr)
-            try check(surface, sink)
+        let stream = try PDFPageStream(into: file, for: target, document: PDFDocument(tree), opaque: opaque)
+        for page in tree.pages where pages?.contains(page.number) ?? true {
+            try stream.draw(page)
         }
-        cairo_surface_finish(surface)
-        try check(surface, sink)
-        return try sink.close()
-    }
-
-    private static func check(_ surface: OpaquePointer, _ sink: PDFSink) throws {
-        if let error = sink.error { throw RenderError("writing \(sink.path) failed: \(error)") }
-        let status = cairo_surface_status(surface)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError("writing \(sink.path) failed: \(String(cString: cairo_status_to_string(status)))")
-        }
-    }
-
-    private static func setMetadata(_ surface: OpaquePointer, _ tree: PageTree) {
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, tree.title)
-        if let author = tree.author { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, author) }
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "bookrender")
-        let date = pdfDate(tree.created)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
+        return try stream.close()
     }
 
     /// cairo parses "YYYY-MM-DDThh:mm:ss" with a zone; anything else falls back to a fixed date,
@@ -73,5 +35,85 @@ public enum PDFWriter {
             return fallbackDate
         }
         return String(created.prefix(19)) + "Z"
+    }
+}
+
+/// What the PDF needs to know of its book before the first page: the page size and the metadata.
+public struct PDFDocument: Sendable {
+    public var trim: TrimSize
+    public var geometry: PrintGeometry
+    public var title: String
+    public var author: String?
+    public var created: String?
+
+    public init(trim: TrimSize, geometry: PrintGeometry, title: String, author: String?, created: String?) {
+        self.trim = trim; self.geometry = geometry; self.title = title; self.author = author; self.created = created
+    }
+
+    init(_ tree: PageTree) {
+        self.init(trim: tree.trim, geometry: tree.geometry, title: tree.title, author: tree.author, created: tree.created)
+    }
+}
+
+/// One PDF drawn a page at a time, as the pages come: cairo writes each page, and the pictures it
+/// uses, when the page is shown, and the drawer keeps no picture beyond its page.
+final class PDFPageStream {
+    private let sink: PDFSink
+    private let document: PDFDocument
+    private let drawer: PageDrawer
+    private let surface: OpaquePointer
+    private let cr: OpaquePointer
+
+    init(into file: URL, for target: URL, document: PDFDocument, opaque: Bool) throws {
+        sink = try PDFSink(file, name: target)
+        self.document = document
+        let media = document.geometry.mediaSize(trim: document.trim)
+        drawer = PageDrawer(images: PDFImageSources(sink: sink), opaque: opaque, glyphRuns: true)
+        surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
+            let sink = Unmanaged<PDFSink>.fromOpaque(closure!).takeUnretainedValue()
+            return sink.write(data!, Int(length)) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR
+        }, Unmanaged.passUnretained(sink).toOpaque(), media.width, media.height)!
+        cr = cairo_create(surface)!
+        try check()
+        setMetadata()
+    }
+
+    deinit {
+        cairo_destroy(cr)
+        cairo_surface_destroy(surface)
+    }
+
+    func draw(_ page: PageNode) throws {
+        let origin = document.geometry.trimOrigin(page: page.number)
+        cairo_save(cr)
+        cairo_translate(cr, origin.x, origin.y)
+        try drawer.draw(page, on: cr)
+        cairo_restore(cr)
+        cairo_show_page(cr)
+        try check()
+    }
+
+    /// Finishes the PDF and returns the digest of its content.
+    func close() throws -> String {
+        cairo_surface_finish(surface)
+        try check()
+        return try sink.close()
+    }
+
+    private func check() throws {
+        if let error = sink.error { throw RenderError("writing \(sink.path) failed: \(error)") }
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError("writing \(sink.path) failed: \(String(cString: cairo_status_to_string(status)))")
+        }
+    }
+
+    private func setMetadata() {
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, document.title)
+        if let author = document.author { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, author) }
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "bookrender")
+        let date = PDFWriter.pdfDate(document.created)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
     }
 }

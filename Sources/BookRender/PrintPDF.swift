@@ -26,6 +26,23 @@ public enum PrintPDF {
         try CMYKConverter.convertToPDFX1a(finished, to: url, plan: plan, maxInk: profile.maxInk)
     }
 
+    /// Draws each page as layout hands it over, while later pages are still being laid out, then
+    /// finishes the PDF: for a book without a print profile, written whole. `layout` lays the book
+    /// out, calling its argument with each page in order, and returns the page tree; when it
+    /// throws, nothing is written.
+    public static func write(to url: URL, document: PDFDocument,
+                             layout: (_ drawPage: (PageNode) throws -> Void) throws -> PageTree) throws -> PageTree {
+        var laidOut: PageTree?
+        try AtomicOutput.write(to: url) { tmp in
+            let stream = try PDFPageStream(into: tmp, for: url, document: document, opaque: false)
+            let tree = try layout { try stream.draw($0) }
+            let digest = try stream.close()
+            try PDFFinisher.finishInPlace(tmp, plan: finishingPlan(tree, pages: nil, profile: nil), contentDigest: digest)
+            laidOut = tree
+        }
+        return laidOut!
+    }
+
     static func finishingPlan(_ tree: PageTree, pages: Set<Int>?, profile: PrintProfile?) -> FinishingPlan {
         let written = tree.pages.map(\.number).filter { pages?.contains($0) ?? true }
         let boxes = written.map { number -> FinishingPlan.PageBoxes in

@@ -63,25 +63,35 @@ struct Export: ParsableCommand {
             let pipeline = Pipeline(theme: theme, strict: strict, profile: profile, threads: workers)
             let loaded = try pipeline.load(book)
             let (resolved, resources) = try pipeline.resolve(loaded)
-            let tree = try pipeline.layout(resolved, resources: resources)
-            let selected = try pages?.pages(upTo: tree.pages.count)
-            for w in loaded.warnings { Console.error("warning: \(w)") }
-            for f in tree.findings { Console.error(f.description) }
-            if strict, let bad = tree.findings.first(where: { $0.severity == .error || $0.kind == .missingGlyph }) {
-                throw ResolveError("--strict: \(bad)")
-            }
-
-            if let printProfile = resolved.profile {
-                let findings = PageTreePreflight.check(tree, profile: printProfile)
-                findings.forEach { Console.error("preflight \($0)") }
-                if !findings.errors.isEmpty && !force {
-                    throw PreflightRefusal(message: "preflight found \(findings.errors.count) error(s) for \(printProfile.name); "
-                        + "fix them, or pass --force to write the PDF anyway")
-                }
-            }
             let pdf = URL(fileURLWithPath: output)
             try ensureFolder(pdf.deletingLastPathComponent())
-            try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile)
+            let tree: PageTree
+            let selected: Set<Int>?
+            if resolved.profile == nil && pages == nil {
+                // Pages are drawn as layout makes them; a finding that stops the export stops it
+                // before the PDF replaces anything.
+                selected = nil
+                let document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: resolved.book.title,
+                                           author: resolved.book.author, created: resolved.book.created)
+                tree = try PrintPDF.write(to: pdf, document: document) { drawPage in
+                    let tree = try pipeline.layout(resolved, resources: resources, eachPage: drawPage)
+                    try report(tree, loaded)
+                    return tree
+                }
+            } else {
+                tree = try pipeline.layout(resolved, resources: resources)
+                selected = try pages?.pages(upTo: tree.pages.count)
+                try report(tree, loaded)
+                if let printProfile = resolved.profile {
+                    let findings = PageTreePreflight.check(tree, profile: printProfile)
+                    findings.forEach { Console.error("preflight \($0)") }
+                    if !findings.errors.isEmpty && !force {
+                        throw PreflightRefusal(message: "preflight found \(findings.errors.count) error(s) for \(printProfile.name); "
+                            + "fix them, or pass --force to write the PDF anyway")
+                    }
+                }
+                try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile)
+            }
             var summary = "wrote \(output) (\(selected?.count ?? tree.pages.count) pages)"
             if let png {
                 let dir = URL(fileURLWithPath: png)
@@ -110,6 +120,15 @@ struct Export: ParsableCommand {
             throw e
         } catch {
             throw Exit.fail(error)
+        }
+    }
+
+    /// Prints the warnings and findings; with --strict, an error or a missing glyph stops the export.
+    private func report(_ tree: PageTree, _ loaded: LoadedBook) throws {
+        for w in loaded.warnings { Console.error("warning: \(w)") }
+        for f in tree.findings { Console.error(f.description) }
+        if strict, let bad = tree.findings.first(where: { $0.severity == .error || $0.kind == .missingGlyph }) {
+            throw ResolveError("--strict: \(bad)")
         }
     }
 

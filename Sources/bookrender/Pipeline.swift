@@ -34,6 +34,12 @@ struct Pipeline {
         BookLayouter(typesetter: try typesetter(resolved, resources: resources), textThreads: threads).layout(resolved)
     }
 
+    /// Lays out and hands each page to `eachPage` as soon as it is final (see `BookLayouter`).
+    func layout(_ resolved: ResolvedBook, resources: ResourceLocator, eachPage: (PageNode) throws -> Void) throws -> PageTree {
+        let layouter = BookLayouter(typesetter: try typesetter(resolved, resources: resources), textThreads: threads)
+        return try withoutActuallyEscaping(eachPage) { try layouter.layout(resolved, eachPage: $0) }
+    }
+
     func pageTree(_ path: String) throws -> (LoadedBook, ResolvedBook, PageTree) {
         let loaded = try load(path)
         let (resolved, resources) = try resolve(loaded)
