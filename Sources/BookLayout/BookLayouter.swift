@@ -19,13 +19,17 @@ public struct BookLayouter {
     }
 
     public func layout(_ book: ResolvedBook) -> PageTree {
-        layout(book, eachPage: Optional<(PageNode) throws(Never) -> Void>.none)
+        layout(book) { (_: PageNode) throws(Never) in }
     }
 
     /// Lays the book out and hands each page to `eachPage` as soon as it is final, in order, while
     /// later texts are still being laid out: the PDF can be drawn as the pages come. A print book
     /// is laid out again when its gutter grows, so its pages are handed over only at the end.
-    public func layout<E: Error>(_ book: ResolvedBook, eachPage: ((PageNode) throws(E) -> Void)?) throws(E) -> PageTree {
+    public func layout<E: Error>(_ book: ResolvedBook, eachPage: (PageNode) throws(E) -> Void) throws(E) -> PageTree {
+        try withoutActuallyEscaping(eachPage) { (eachPage) throws(E) in try layout(book, handingOver: eachPage) }
+    }
+
+    private func layout<E: Error>(_ book: ResolvedBook, handingOver eachPage: @escaping (PageNode) throws(E) -> Void) throws(E) -> PageTree {
         if textThreads > 1 {
             TextPrefetch.start(TextPrefetch.requests(book, typesetter: typesetter), on: typesetter, threads: textThreads)
         }
@@ -43,7 +47,7 @@ public struct BookLayouter {
                 tree = layoutOnce(book, eachPage: Optional<(PageNode) throws(Never) -> Void>.none)
             }
         }
-        if streaming == nil, let eachPage { for page in tree.pages { try eachPage(page) } }
+        if streaming == nil { for page in tree.pages { try eachPage(page) } }
         return tree
     }
 

@@ -36,8 +36,8 @@ struct Pipeline {
 
     /// Lays out and hands each page to `eachPage` as soon as it is final (see `BookLayouter`).
     func layout(_ resolved: ResolvedBook, resources: ResourceLocator, eachPage: (PageNode) throws -> Void) throws -> PageTree {
-        let layouter = BookLayouter(typesetter: try typesetter(resolved, resources: resources), textThreads: threads)
-        return try withoutActuallyEscaping(eachPage) { try layouter.layout(resolved, eachPage: $0) }
+        try BookLayouter(typesetter: try typesetter(resolved, resources: resources), textThreads: threads)
+            .layout(resolved, eachPage: eachPage)
     }
 
     func pageTree(_ path: String) throws -> (LoadedBook, ResolvedBook, PageTree) {

@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import BookModel
+import BookConfig
+import BookResolve
 import BookLayout
 import BookRender
 import BookTestSupport
@@ -108,5 +110,66 @@ import BookTestSupport
         }
         #expect(!FileManager.default.fileExists(atPath: pdf.path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["a.jpg", "b.jpg"], "no temporary file left behind")
+    }
+
+    /// A memoir long enough that its chapters are laid out by helper threads while pages are drawn.
+    func longMemoir() throws -> (ResolvedBook, PDFDocument) {
+        let chapters = (1...10).map { n in
+            Page(type: .chapter, text: sampleProse(paragraphs: 24, seed: UInt64(n)), title: "Chapter \(n)")
+        }
+        let book = Book(kind: .memoir, title: "Drawn as laid out", language: "en-US", created: "2024-02-03T04:05:06Z",
+                        theme: "memoir", format: BookFormat(trim: .preset("6x9")), pages: chapters)
+        let resolved = try TestPipeline.resolve(book)
+        let document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: book.title,
+                                   author: book.author, created: book.created)
+        return (resolved, document)
+    }
+
+    @Test(arguments: [2, 3])
+    func pagesDrawnAsTheyAreLaidOutGiveTheBytesOfATreeDrawnAfter(threads: Int) throws {
+        let (resolved, document) = try longMemoir()
+        let dir = try temporaryDirectory("drawn-as-laid-out")
+        let whole = dir.appendingPathComponent("whole.pdf"), streamed = dir.appendingPathComponent("streamed.pdf")
+        let tree = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: 1).layout(resolved)
+        try PrintPDF.write(tree, to: whole)
+
+        var handed: [Int] = []
+        let streamedTree = try PrintPDF.write(to: streamed, document: document) { drawPage in
+            try BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: threads).layout(resolved) { page in
+                handed.append(page.number)
+                try drawPage(page)
+            }
+        }
+        #expect(tree.pages.count > 60)
+        #expect(handed == Array(1...tree.pages.count), "every page once, in order")
+        #expect(streamedTree.pages.count == tree.pages.count)
+        let same = try Data(contentsOf: streamed) == Data(contentsOf: whole)
+        #expect(same, "\(threads) threads: the PDF drawn while laying out differs from the one drawn after")
+        // The text goes along with the glyphs: the last chapter opens with its first words.
+        let text = try run("pdftotext", [streamed.path, "-"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let opening = sampleProse(paragraphs: 24, seed: 10).split(separator: " ").prefix(3).joined(separator: " ")
+        #expect(text.contains("Chapter 10 " + opening), "\(opening)")
+    }
+
+    @Test func aPageThatCannotBeDrawnStopsTheExportAndLeavesTheOldFile() throws {
+        let (resolved, document) = try longMemoir()
+        let dir = try temporaryDirectory("drawn-as-laid-out-fails")
+        let pdf = dir.appendingPathComponent("book.pdf")
+        try Data("the old PDF".utf8).write(to: pdf)
+        struct DiskFull: Error {}
+        var drawn = 0
+        #expect(throws: DiskFull.self) {
+            _ = try PrintPDF.write(to: pdf, document: document) { drawPage in
+                try BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: 2).layout(resolved) { page in
+                    if page.number == 30 { throw DiskFull() }
+                    try drawPage(page)
+                    drawn += 1
+                }
+            }
+        }
+        #expect(drawn == 29)
+        #expect(try String(contentsOf: pdf, encoding: .utf8) == "the old PDF")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(left == ["book.pdf"], "no partial file left: \(left)")
     }
 }

@@ -1,0 +1,29 @@
+import Testing
+import Foundation
+import BookLayout
+@testable import BookRender
+import BookTestSupport
+
+/// The PDF's text is drawn from glyph runs, so that pages can be drawn while helper threads still
+/// lay out later texts. The runs carry Pango's clusters: the PDF must be the one Pango's own cairo
+/// renderer writes, byte for byte, text layer included, in every script the goldens cover.
+@Suite struct GlyphRunPDFTests {
+    @Test(arguments: ["scripts/rtl-hebrew-arabic", "scripts/bidi-inline", "scripts/cjk-japanese", "scripts/emoji",
+                      "hyphenation/english-justified", "hyphenation/german-compounds", "tricky-characters/whitespace"])
+    func glyphRunsWriteThePDFPangoWrites(_ golden: String) throws {
+        let book = Repository.root.appendingPathComponent("Tests/Goldens/\(golden)/book.json")
+        let tree = try TestPipeline.layout(file: book)
+        let dir = try temporaryDirectory("glyph-run-pdf")
+        func draw(throughPango: Bool) throws -> Data {
+            let file = dir.appendingPathComponent(throughPango ? "pango.pdf" : "runs.pdf")
+            let stream = try PDFPageStream(into: file, for: file, document: PDFDocument(tree), opaque: false,
+                                           textThroughPango: throughPango)
+            for page in tree.pages { try stream.draw(page) }
+            _ = try stream.close()
+            return try Data(contentsOf: file)
+        }
+        let runs = try draw(throughPango: false), pango = try draw(throughPango: true)
+        #expect(tree.pages.contains { $0.items.contains { if case .text = $0 { true } else { false } } })
+        #expect(runs == pango, "\(golden): \(runs.count) bytes from glyph runs, \(pango.count) through Pango")
+    }
+}
