@@ -5,7 +5,8 @@ import CGraphics
 /// Pango has no dictionaries and only breaks at spaces or arbitrary letters, so allowed break
 /// points are marked with U+00AD SOFT HYPHEN, which Pango may break at and then draws as "-".
 ///
-/// One per Typesetter (or thread): libhyphen does not document its dictionaries as thread-safe.
+/// One per Typesetter (or thread), each with its own word cache; they share the loaded patterns
+/// (see `HyphenDictionary`).
 public final class Hyphenator {
     public static let defaultDirectories = [URL(fileURLWithPath: "/usr/share/hyphen")]
     /// The dictionary file in use.
@@ -16,7 +17,9 @@ public final class Hyphenator {
     /// Words with fewer letters are never hyphenated.
     public let minimumWordLength = 5
 
-    private let dict: UnsafeMutablePointer<HyphenDict>
+    private let dictionary: HyphenDictionary
+    /// The loaded patterns, the same for every Hyphenator of the file.
+    var dict: UnsafeMutablePointer<HyphenDict> { dictionary.pointer }
     private let isUTF8: Bool
     /// For 8-bit dictionaries (hyph_de_DE.dic is ISO8859-1): the byte of each character, or nil
     /// when the charset has none.
@@ -31,8 +34,9 @@ public final class Hyphenator {
 
     public init?(language: String, directories: [URL]) {
         guard let url = Self.dictionaryURL(for: language, in: directories),
-              let dict = hnj_hyphen_load(url.path) else { return nil }
-        self.dict = dict
+              let dictionary = HyphenDictionary.load(url) else { return nil }
+        self.dictionary = dictionary
+        let dict = dictionary.pointer
         self.dictionaryURL = url
         self.isUTF8 = dict.pointee.utf8 != 0
         self.charset = withUnsafeBytes(of: dict.pointee.cset) { raw in
@@ -42,7 +46,11 @@ public final class Hyphenator {
         self.rightMinimum = max(3, Int(dict.pointee.rhmin))
     }
 
-    deinit { hnj_hyphen_free(dict) }
+    /// Loads the language's patterns on another thread, for the Hyphenators made later.
+    public static func preload(language: String) {
+        guard let url = dictionaryURL(for: language) else { return }
+        Thread.detachNewThread { _ = HyphenDictionary.load(url) }
+    }
 
     /// The dictionary file a language tag maps to, or nil.
     public static func dictionaryURL(for language: String, in directories: [URL] = defaultDirectories) -> URL? {

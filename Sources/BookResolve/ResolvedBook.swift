@@ -14,6 +14,8 @@ public struct ResolvedBook: Sendable {
     /// The printer's rules when the book is exported for print (`--profile`), nil for plain output.
     public var profile: PrintProfile?
     public var language: String
+    /// For a book that names no language.
+    public static let defaultLanguage = "en"
     public var cover: ResolvedCover
     public var mainCharacterImage: ImageAsset?
     public var pages: [ResolvedPage]

@@ -27,10 +27,18 @@ public struct Resolver {
         self.options = options
     }
 
+    /// The design tokens the book is set with: its theme's, with the book's own overrides.
+    public func tokens(for book: Book) throws -> DesignTokens {
+        try Theme.load(named: themeName(for: book), from: templatesDirectory).tokens(overriddenBy: book.tokens)
+    }
+
+    private func themeName(for book: Book) -> String {
+        options.theme ?? book.theme ?? Theme.defaultName(for: book.kind)
+    }
+
     public func resolve(_ book: Book, folder: URL) throws -> ResolvedBook {
-        let themeName = options.theme ?? book.theme ?? Theme.defaultName(for: book.kind)
-        let theme = try Theme.load(named: themeName, from: templatesDirectory)
-        var tokens = try theme.tokens(overriddenBy: book.tokens)
+        let themeName = themeName(for: book)
+        var tokens = try tokens(for: book)
         if let accentHex = book.cover?.accent {
             guard let accent = Color(hex: accentHex) else {
                 throw ResolveError("$.cover.accent: \"\(accentHex)\" is not a colour; write #RRGGBB")
@@ -103,7 +111,7 @@ public struct Resolver {
         }
 
         return ResolvedBook(book: book, folder: folder, themeName: themeName, tokens: tokens, trim: trim,
-                            margins: margins, profile: profile, language: book.language ?? "en", cover: cover,
+                            margins: margins, profile: profile, language: book.language ?? ResolvedBook.defaultLanguage, cover: cover,
                             mainCharacterImage: mainImage, pages: pages, bookFontDirectories: fontDirs,
                             findings: findings)
     }

@@ -22,6 +22,10 @@ struct Pipeline {
         let resources = try ResourceLocator.locate()
         let resolver = Resolver(templatesDirectory: resources.templates,
                                 options: .init(theme: theme, strict: strict, profile: profile, threads: threads))
+        // The hyphenation patterns load while the pictures are read.
+        if threads > 1, let tokens = try? resolver.tokens(for: loaded.book), tokens.typography.body.hyphenate {
+            Hyphenator.preload(language: loaded.book.language ?? ResolvedBook.defaultLanguage)
+        }
         return (try resolver.resolve(loaded.book, folder: loaded.folder), resources)
     }
 

@@ -96,4 +96,30 @@ private let shy = "\u{00AD}"
         #expect(hyphenator.dictionaryURL.lastPathComponent == "hyph_en_NZ.dic")
         #expect(hyphenator.hyphenate("hyphenation") == "hy\(shy)phen\(shy)ation")
     }
+
+    /// Typesetters on several threads share one loaded pattern file; hyphenating with it at once on
+    /// four threads gives what one thread alone gives.
+    @Test func hyphenatorsOnConcurrentThreadsShareOneDictionary() throws {
+        let words = ["internationalization", "characteristically", "responsibility", "extraordinary",
+                     "neighbourhood", "photographs", "unbelievably", "comfortable", "remembered", "lighthouse"]
+        let text = (0..<400).map { words[$0 % words.count] }.joined(separator: " ")
+        let expected = try #require(Hyphenator(language: "en-US")).hyphenate(text)
+        #expect(expected.contains(shy))
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            guard let hyphenator = Hyphenator(language: "en-US") else { return results.add(nil, "") }
+            results.add(UnsafeRawPointer(hyphenator.dict), hyphenator.hyphenate(text))
+        }
+        #expect(results.texts == Array(repeating: expected, count: 4))
+        #expect(Set(results.dictionaries).count == 1, "one pattern file in memory, not one per thread")
+    }
+
+    final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var dictionaries: [UnsafeRawPointer?] = []
+        private(set) var texts: [String] = []
+        func add(_ dictionary: UnsafeRawPointer?, _ text: String) {
+            lock.withLock { dictionaries.append(dictionary); texts.append(text) }
+        }
+    }
 }
