@@ -9,7 +9,7 @@ packages=(
   libxxhash-dev xxhash  # XXH3-128 of images and PDF content; xxhsum for its test
   libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
   libqrencode-dev
-  libcurl4-openssl-dev  # release builds link Foundation statically; its networking part links libcurl
+  libcurl4-openssl-dev  # the illustration providers' HTTP (curl.h to build; libcurl opened when needed, not linked)
   libpoppler-glib8  # compare: PDF pages onto cairo surfaces (opened when needed, not linked)
   libqpdf-dev ghostscript  # PDF finishing (boxes, outline) and CMYK PDF/X-1a
   # the private font set (see fonts/fonts.json)

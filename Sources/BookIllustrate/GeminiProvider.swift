@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Gemini API `generateContent` with `inlineData` references and `imageConfig.aspectRatio`.
 struct GeminiProvider: ImageProvider {
@@ -28,7 +25,7 @@ struct GeminiProvider: ImageProvider {
             // Without aspectRatio and with a reference image, the output copies the reference's size.
             "generationConfig": ["responseModalities": ["TEXT", "IMAGE"], "imageConfig": ["aspectRatio": request.job.aspect.gemini]],
         ]
-        var http = URLRequest(url: try settings.endpoint("/v1beta/models/\(model):generateContent"))
+        var http = HTTPRequest(url: try settings.endpoint("/v1beta/models/\(model):generateContent"))
         http.httpMethod = "POST"
         http.httpBody = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
         http.setValue("application/json", forHTTPHeaderField: "Content-Type")

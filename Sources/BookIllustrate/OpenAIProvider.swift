@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// OpenAI Images: `/v1/images/edits` (multipart, references as `image[]`) or `/v1/images/generations`.
 struct OpenAIProvider: ImageProvider {
@@ -24,15 +21,15 @@ struct OpenAIProvider: ImageProvider {
     var supportsInputFidelity: Bool { model == "gpt-image-1" }
 
     func generate(_ request: GenerationRequest) async throws(ProviderFailure) -> Data {
-        var http: URLRequest
+        var http: HTTPRequest
         if request.references.isEmpty {
-            http = URLRequest(url: try settings.endpoint("/v1/images/generations"))
+            http = HTTPRequest(url: try settings.endpoint("/v1/images/generations"))
             let body: [String: Any] = ["model": model, "prompt": request.prompt, "n": 1, "size": request.job.aspect.openAISize,
                                        "quality": quality(request.resolution), "output_format": "png", "background": "opaque"]
             http.httpBody = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
             http.setValue("application/json", forHTTPHeaderField: "Content-Type")
         } else {
-            http = URLRequest(url: try settings.endpoint("/v1/images/edits"))
+            http = HTTPRequest(url: try settings.endpoint("/v1/images/edits"))
             var form = Multipart()
             form.field("model", model)
             form.field("prompt", request.prompt)

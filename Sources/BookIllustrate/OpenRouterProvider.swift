@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// OpenRouter chat completions with `modalities: ["image","text"]` and data-URL references.
 struct OpenRouterProvider: ImageProvider {
@@ -30,7 +27,7 @@ struct OpenRouterProvider: ImageProvider {
             "image_config": ["aspect_ratio": request.job.aspect.gemini],
             "stream": false,
         ]
-        var http = URLRequest(url: try settings.endpoint("/v1/chat/completions"))
+        var http = HTTPRequest(url: try settings.endpoint("/v1/chat/completions"))
         http.httpMethod = "POST"
         http.httpBody = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
         http.setValue("application/json", forHTTPHeaderField: "Content-Type")

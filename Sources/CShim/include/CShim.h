@@ -9,4 +9,5 @@
 #include "shim_poppler.h"
 #include "shim_copy.h"
 #include "shim_pango_metrics.h"
+#include "shim_http.h"
 #endif
