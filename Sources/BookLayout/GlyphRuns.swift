@@ -36,19 +36,16 @@ public struct GlyphRun: @unchecked Sendable {
 }
 
 enum GlyphRuns {
-    /// The runs of every line of `layout`, or nil when some line holds what only Pango draws: a
-    /// hex box for a missing glyph, a shape or decoration attribute, a font cairo cannot load.
-    static func extract(_ layout: OpaquePointer) -> [[GlyphRun]]? {
-        var lines: [[GlyphRun]] = []
-        guard let text = pango_layout_get_text(layout) else { return nil }
-        var node = pango_layout_get_lines_readonly(layout)
-        while let n = node {
-            node = n.pointee.next
-            guard let line = n.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self),
-                  let runs = extract(line, text: text) else { return nil }
-            lines.append(runs)
+    /// The runs of each of `lines`, or nil when some line holds what only Pango draws: a hex box
+    /// for a missing glyph, a shape or decoration attribute, a font cairo cannot load.
+    static func extract(_ lines: [UnsafeMutablePointer<PangoLayoutLine>]) -> [[GlyphRun]]? {
+        var runs: [[GlyphRun]] = []
+        runs.reserveCapacity(lines.count)
+        for line in lines {
+            guard let text = pango_layout_get_text(line.pointee.layout), let lineRuns = extract(line, text: text) else { return nil }
+            runs.append(lineRuns)
         }
-        return lines
+        return runs
     }
 
     /// Attributes that change only metrics, which the glyphs already carry.

@@ -25,14 +25,15 @@ enum MissingGlyphs {
     }
 
     private static func unknownCharacters(in layout: TextLayout, line index: Int) -> [String] {
-        guard let line = pango_layout_get_line_readonly(layout.pangoLayout, Int32(index)) else { return [] }
+        guard let line = layout.pangoLine(index) else { return [] }
         var out: [String] = []
         let bytes = Array(layout.text.utf8)
+        let blockOffset = layout.lines[index].byteRange.lowerBound - Int(line.pointee.start_index)
         var run = line.pointee.runs
         while let node = run {
             if let item = node.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
                let glyphs = item.pointee.glyphs, let clusters = glyphs.pointee.log_clusters {
-                let offset = Int(item.pointee.item.pointee.offset)
+                let offset = blockOffset + Int(item.pointee.item.pointee.offset)
                 for g in 0..<Int(glyphs.pointee.num_glyphs) where glyphs.pointee.glyphs[g].glyph & unknownFlag != 0 {
                     let start = offset + Int(clusters[g])
                     var end = start + 1

@@ -1,19 +1,28 @@
 import CGraphics
 import CShim
 
-/// One laid-out text: its Pango layout (for drawing) and the measured lines (for pagination and
+/// One laid-out text: its Pango layouts (for drawing) and the measured lines (for pagination and
 /// tests). All lengths are in points, in layout coordinates: y grows downward from the top of the
 /// first line's box, x from the left edge of the layout width.
 ///
-/// The Pango layout belongs to the thread of the Typesetter that made it; draw it there. Never
-/// call `pango_cairo_update_layout` (or change its context): Pango would lay the text out again
+/// The Pango layouts belong to the thread of the Typesetter that made them; draw them there. Never
+/// call `pango_cairo_update_layout` (or change their context): Pango would lay the text out again
 /// for that device, with other breaks and without the justification applied here.
 public final class TextLayout {
+    /// One Pango layout of a run of paragraphs (see `Typesetter.blocks(of:)`), and where its text
+    /// starts in `text`.
+    public struct Block {
+        public let layout: OpaquePointer
+        public let byteOffset: Int
+    }
+
     /// The text as laid out: paragraphs joined by "\n", line breaks inside a paragraph as U+2028,
     /// and the U+00AD soft hyphens hyphenation inserted. `TextLine.byteRange` indexes its UTF-8.
     public let text: String
-    public let pangoLayout: OpaquePointer
+    public let blocks: [Block]
     public let lines: [TextLine]
+    /// Pango's line for each of `lines`, from the block that holds it.
+    private let pangoLines: [UnsafeMutablePointer<PangoLayoutLine>]
     /// Bottom of the last line's box.
     public var height: Double
     /// Characters drawn as hex boxes because no font of the set has them.
@@ -29,13 +38,14 @@ public final class TextLayout {
     /// Every line as plain glyph runs (see `GlyphRun`), or nil when a line needs Pango to draw it.
     /// Made on first use, which must be on the thread that owns the layout; once made, the runs can
     /// be drawn on any thread, so one layout serves every PNG worker.
-    public private(set) lazy var glyphLines: [[GlyphRun]]? = GlyphRuns.extract(pangoLayout)
+    public private(set) lazy var glyphLines: [[GlyphRun]]? = GlyphRuns.extract(pangoLines)
 
-    init(text: String, pangoLayout: OpaquePointer, lines: [TextLine], height: Double, unknownGlyphCount: Int,
-         fontFiles: Set<String>, style: TextStyle, width: Double, alignment: TextAlignment, hyphenated: Bool) {
+    init(text: String, blocks: [Block], lines: [TextLine], pangoLines: [UnsafeMutablePointer<PangoLayoutLine>], height: Double,
+         unknownGlyphCount: Int, fontFiles: Set<String>, style: TextStyle, width: Double, alignment: TextAlignment, hyphenated: Bool) {
         self.text = text
-        self.pangoLayout = pangoLayout
+        self.blocks = blocks
         self.lines = lines
+        self.pangoLines = pangoLines
         self.height = height
         self.unknownGlyphCount = unknownGlyphCount
         self.fontFiles = fontFiles
@@ -45,13 +55,12 @@ public final class TextLayout {
         self.hyphenated = hyphenated
     }
 
-    deinit { shim_object_unref(UnsafeMutableRawPointer(pangoLayout)) }
+    deinit { for block in blocks { shim_object_unref(UnsafeMutableRawPointer(block.layout)) } }
 
     /// Pango's line `index`, for `pango_cairo_show_layout_line` with the current point at
     /// (`lines[index].x`, `lines[index].baseline`) shifted to the page. Valid while `self` lives.
     public func pangoLine(_ index: Int) -> UnsafeMutablePointer<PangoLayoutLine>? {
-        guard lines.indices.contains(index) else { return nil }
-        return pango_layout_get_line_readonly(pangoLayout, Int32(index))
+        pangoLines.indices.contains(index) ? pangoLines[index] : nil
     }
 }
 

@@ -56,6 +56,44 @@ public final class Typesetter {
             hyphenated = true
         }
 
+        let blocks = Self.blocks(of: laidOut).map { range in
+            makePangoLayout(laidOut, bytes: range, style: style, width: width, alignment: alignment)
+        }
+        let (lines, pangoLines, height) = laidOut.isEmpty ? ([], [], 0) : Self.measureLines(blocks, text: laidOut)
+        return TextLayout(text: laidOut, blocks: blocks, lines: lines, pangoLines: pangoLines, height: height,
+                          unknownGlyphCount: blocks.reduce(0) { $0 + Int(pango_layout_get_unknown_glyphs_count($1.layout)) },
+                          fontFiles: fontFiles(blocks), style: style, width: width, alignment: alignment,
+                          hyphenated: hyphenated)
+    }
+
+    /// The text's paragraphs in runs that each become one Pango layout, as UTF-8 byte ranges: a run
+    /// starts at every paragraph with a strong direction of its own and takes the neutral ones
+    /// after it, which Pango then sets in that direction, as it would in one layout of the whole
+    /// text. One layout per paragraph rather than per text because Pango 1.50 counts the characters
+    /// before each paragraph it lays out (`pango_itemize_with_font`) and finds a line by walking
+    /// the list: both grow with the square of a long chapter.
+    static func blocks(of text: String) -> [Range<Int>] {
+        let bytes = text.utf8
+        guard !bytes.isEmpty else { return [0..<0] }
+        var runs: [Range<Int>] = []
+        var runStart = 0, paragraphStart = 0
+        bytes.withContiguousStorageIfAvailable { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            for i in 0...buffer.count where i == buffer.count || buffer[i] == 0x0A {
+                if paragraphStart > runStart,
+                   pango_find_base_dir(base + paragraphStart, Int32(i - paragraphStart)) != PANGO_DIRECTION_NEUTRAL {
+                    runs.append(runStart..<(paragraphStart - 1))
+                    runStart = paragraphStart
+                }
+                paragraphStart = i + 1
+            }
+        }
+        runs.append(runStart..<bytes.count)
+        return runs
+    }
+
+    func makePangoLayout(_ text: String, bytes: Range<Int>, style: TextStyle, width: Double,
+                                 alignment: TextAlignment) -> TextLayout.Block {
         guard let layout = pango_layout_new(session.context) else { fatalError("pango_layout_new failed") }
         let desc = session.fontDescription(family: fonts.familyList(for: style.family, language: language),
                                            size: style.size, weight: style.weight, italic: style.italic)
@@ -90,15 +128,15 @@ public final class Typesetter {
         }
         pango_layout_set_attributes(layout, attrs)
         pango_attr_list_unref(attrs)
-        // Plain text, never markup: "<" and "&" are characters, and byte offsets stay those of `laidOut`.
-        pango_layout_set_text(layout, laidOut, Int32(laidOut.utf8.count))
+        // Plain text, never markup: "<" and "&" are characters.
+        var text = text
+        text.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { chars in
+                pango_layout_set_text(layout, chars.baseAddress.map { $0 + bytes.lowerBound }, Int32(bytes.count))
+            }
+        }
         if alignment == .justify && width > 0 { Justification.justify(layout, width: Self.units(width)) }
-
-        let (lines, height) = laidOut.isEmpty ? ([], 0) : Self.measureLines(layout, text: laidOut)
-        return TextLayout(text: laidOut, pangoLayout: layout, lines: lines, height: height,
-                          unknownGlyphCount: Int(pango_layout_get_unknown_glyphs_count(layout)),
-                          fontFiles: fontFiles(layout), style: style, width: width, alignment: alignment,
-                          hyphenated: hyphenated)
+        return TextLayout.Block(layout: layout, byteOffset: bytes.lowerBound)
     }
 
     // MARK: - Text preparation
@@ -139,20 +177,31 @@ public final class Typesetter {
     // MARK: - Measuring
 
     /// Line boxes are Pango's logical line extents: with no extra spacing Pango starts each line
-    /// where the previous one ends, so the boxes tile, and the first starts at 0.
-    private static func measureLines(_ layout: OpaquePointer, text: String) -> ([TextLine], Double) {
+    /// where the previous one ends, so the boxes tile, and the first starts at 0. Each block's
+    /// lines continue where the block before ended, as the lines of one layout would.
+    private static func measureLines(_ blocks: [TextLayout.Block], text: String)
+        -> ([TextLine], [UnsafeMutablePointer<PangoLayoutLine>], Double) {
         struct Raw { var start: Int, length: Int, logical: PangoRectangle, baseline: Int32 }
         var raws: [Raw] = []
-        guard let iter = pango_layout_get_iter(layout) else { return ([], 0) }
-        repeat {
-            var logical = PangoRectangle()
-            pango_layout_iter_get_line_extents(iter, nil, &logical)
-            guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
-            raws.append(Raw(start: Int(line.pointee.start_index), length: Int(line.pointee.length),
-                            logical: logical, baseline: pango_layout_iter_get_baseline(iter)))
-        } while pango_layout_iter_next_line(iter) != 0
-        pango_layout_iter_free(iter)
-        guard !raws.isEmpty else { return ([], 0) }
+        var pangoLines: [UnsafeMutablePointer<PangoLayoutLine>] = []
+        var blockTop: Int32 = 0
+        for block in blocks {
+            guard let iter = pango_layout_get_iter(block.layout) else { continue }
+            var bottom = blockTop
+            repeat {
+                var logical = PangoRectangle()
+                pango_layout_iter_get_line_extents(iter, nil, &logical)
+                guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
+                logical.y += blockTop
+                bottom = logical.y + logical.height
+                raws.append(Raw(start: block.byteOffset + Int(line.pointee.start_index), length: Int(line.pointee.length),
+                                logical: logical, baseline: blockTop + pango_layout_iter_get_baseline(iter)))
+                pangoLines.append(line)
+            } while pango_layout_iter_next_line(iter) != 0
+            pango_layout_iter_free(iter)
+            blockTop = bottom
+        }
+        guard !raws.isEmpty else { return ([], [], 0) }
 
         let bytes = Array(text.utf8)
         let scale = Double(PANGO_SCALE)
@@ -183,22 +232,24 @@ public final class Typesetter {
                                   endsWithSoftHyphen: lineText.unicodeScalars.last == "\u{00AD}"))
             indexInParagraph += 1
         }
-        return (lines, lines.last.map(\.bottom) ?? 0)
+        return (lines, pangoLines, lines.last.map(\.bottom) ?? 0)
     }
 
-    private func fontFiles(_ layout: OpaquePointer) -> Set<String> {
+    private func fontFiles(_ blocks: [TextLayout.Block]) -> Set<String> {
         var files = Set<String>()
         var seen = Set<UnsafeMutableRawPointer>()
-        guard let iter = pango_layout_get_iter(layout) else { return files }
-        repeat {
-            guard let run = pango_layout_iter_get_run_readonly(iter),
-                  let font = run.pointee.item.pointee.analysis.font,
-                  seen.insert(UnsafeMutableRawPointer(font)).inserted,
-                  let path = shim_font_file(font) else { continue }
-            files.insert(fonts.realPath(String(cString: path)))
-            g_free(path)
-        } while pango_layout_iter_next_run(iter) != 0
-        pango_layout_iter_free(iter)
+        for block in blocks {
+            guard let iter = pango_layout_get_iter(block.layout) else { continue }
+            repeat {
+                guard let run = pango_layout_iter_get_run_readonly(iter),
+                      let font = run.pointee.item.pointee.analysis.font,
+                      seen.insert(UnsafeMutableRawPointer(font)).inserted,
+                      let path = shim_font_file(font) else { continue }
+                files.insert(fonts.realPath(String(cString: path)))
+                g_free(path)
+            } while pango_layout_iter_next_run(iter) != 0
+            pango_layout_iter_free(iter)
+        }
         return files
     }
 

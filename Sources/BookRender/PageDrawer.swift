@@ -12,7 +12,6 @@ final class PageDrawer {
     /// cut-outs composited onto the paper first.
     private let opaque: Bool
     private var paper = Color.white
-    private var lineCache: [ObjectIdentifier: [UnsafeMutablePointer<PangoLayoutLine>]] = [:]
     /// Draw text from its glyph runs with cairo alone, where a layout has them, instead of through
     /// Pango: the same glyphs at the same positions (and, on a PDF, the same text behind them), and
     /// possible on any thread, whichever thread laid the text out.
@@ -104,19 +103,6 @@ final class PageDrawer {
         return m
     }
 
-    private func lines(of layout: TextLayout) -> [UnsafeMutablePointer<PangoLayoutLine>] {
-        let key = ObjectIdentifier(layout)
-        if let hit = lineCache[key] { return hit }
-        var out: [UnsafeMutablePointer<PangoLayoutLine>] = []
-        var node = pango_layout_get_lines_readonly(layout.pangoLayout)
-        while let n = node {
-            out.append(n.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self))
-            node = n.pointee.next
-        }
-        lineCache[key] = out
-        return out
-    }
-
     private func text(_ t: TextBox, _ cr: OpaquePointer) {
         CairoPaths.setColor(cr, t.color)
         cairo_save(cr)
@@ -135,12 +121,12 @@ final class PageDrawer {
     }
 
     private func pangoLines(_ t: TextBox, _ cr: OpaquePointer) {
-        let pangoLines = lines(of: t.layout)
         let top = t.layoutTop
-        for i in t.lines where i < pangoLines.count {
+        for i in t.lines {
+            guard let pangoLine = t.layout.pangoLine(i) else { continue }
             let line = t.layout.lines[i]
             cairo_move_to(cr, line.x, line.baseline - top)
-            pango_cairo_show_layout_line(cr, pangoLines[i])
+            pango_cairo_show_layout_line(cr, pangoLine)
         }
     }
 

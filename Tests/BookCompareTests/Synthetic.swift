@@ -57,7 +57,7 @@ enum Synthetic {
         cairo_move_to(cr, textOrigin.x + page.textOffset.x, textOrigin.y - baseline + page.textOffset.y)
         // As outlines: cairo 1.16's image backend rounds glyph positions to whole pixels, so
         // shown text would jump a pixel instead of moving its anti-aliasing by a fraction.
-        pango_cairo_layout_path(cr, layout.pangoLayout)
+        pango_cairo_layout_path(cr, layout.blocks[0].layout)  // one paragraph
         cairo_fill(cr)
 
         cairo_set_source_rgb(cr, Double(page.fill.r) / 255, Double(page.fill.g) / 255, Double(page.fill.b) / 255)

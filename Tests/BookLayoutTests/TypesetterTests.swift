@@ -54,7 +54,7 @@ import CGraphics
         let image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 900)
         let cr = cairo_create(image)
         cairo_scale(cr, 150.0 / 72.0, 150.0 / 72.0)
-        pango_cairo_show_layout(cr, a.pangoLayout)
+        for block in a.blocks { pango_cairo_show_layout(cr, block.layout) }
         cairo_destroy(cr)
         cairo_surface_destroy(image)
         let pdfPath = FileManager.default.temporaryDirectory.appendingPathComponent("typesetter-\(UUID().uuidString).pdf").path
@@ -70,11 +70,15 @@ import CGraphics
 
         let c = try makeTypesetter().layout(sampleEnglish, style: bodyStyle, width: 180, alignment: .justify, hyphenate: true)
         #expect(c.lines == a.lines)
-        var starts: [Int32] = []
-        let iter = pango_layout_get_iter(a.pangoLayout)
-        repeat { starts.append(pango_layout_iter_get_line_readonly(iter)!.pointee.start_index) } while pango_layout_iter_next_line(iter) != 0
-        pango_layout_iter_free(iter)
-        #expect(starts.map(Int.init) == a.lines.map(\.byteRange.lowerBound))
+        var starts: [Int] = []
+        for block in a.blocks {
+            let iter = pango_layout_get_iter(block.layout)
+            repeat {
+                starts.append(block.byteOffset + Int(pango_layout_iter_get_line_readonly(iter)!.pointee.start_index))
+            } while pango_layout_iter_next_line(iter) != 0
+            pango_layout_iter_free(iter)
+        }
+        #expect(starts == a.lines.map(\.byteRange.lowerBound))
     }
 
     @Test(arguments: [TextAlignment.start, .center, .end, .justify])
@@ -201,5 +205,51 @@ import CGraphics
         }
         #expect(results.count == 4)
         #expect(Set(results.map { $0.map(\.byteRange.lowerBound) }).count == 1)
+    }
+
+    // MARK: One Pango layout per run of paragraphs
+
+    /// A text is laid out a run of paragraphs at a time; the lines must be those of one Pango
+    /// layout of the whole text, set the same way: same breaks, same positions, same direction for
+    /// a paragraph without strong characters (it takes the one before it).
+    @Test(arguments: [TextAlignment.start, .center, .end, .justify])
+    func paragraphRunsBreakAsOneLayoutOfTheWholeText(alignment: TextAlignment) throws {
+        let text = [sampleEnglish, "שלום עולם, מה שלומך היום? זה טקסט ארוך מספיק כדי לשבור שורות בעמודה צרה.",
+                    "12 345 — 678", "“…”", "مرحبا بالعالم، كيف حالك اليوم؟", "2024", "Back to English, at the end.",
+                    sampleEnglish].joined(separator: "\n\n")
+        let typesetter = try makeTypesetter()
+        let style = TextStyle(family: bodyStyle.family, size: bodyStyle.size, weight: bodyStyle.weight, italic: false,
+                              lineHeight: 1.4, letterSpacing: 0, firstLineIndent: 14)
+        let layout = typesetter.layout(text, style: style, width: 170, alignment: alignment, hyphenate: true)
+        #expect(layout.blocks.count == 5, "runs start at the English, Hebrew, Arabic, English and English paragraphs")
+
+        let whole = typesetter.makePangoLayout(layout.text, bytes: 0..<layout.text.utf8.count, style: style, width: 170,
+                                               alignment: alignment).layout
+        defer { g_object_unref(UnsafeMutableRawPointer(whole)) }
+        struct Line: Equatable { var start: Int32, x: Int32, y: Int32, width: Int32, baseline: Int32, direction: UInt32 }
+        var expected: [Line] = []
+        let iter = pango_layout_get_iter(whole)
+        repeat {
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &logical)
+            let line = pango_layout_iter_get_line_readonly(iter)!
+            expected.append(Line(start: line.pointee.start_index, x: logical.x, y: logical.y, width: logical.width,
+                                 baseline: pango_layout_iter_get_baseline(iter), direction: line.pointee.resolved_dir))
+        } while pango_layout_iter_next_line(iter) != 0
+        pango_layout_iter_free(iter)
+
+        let scale = Double(PANGO_SCALE)
+        let got = layout.lines.indices.map { i in
+            let line = layout.lines[i]
+            return Line(start: Int32(line.byteRange.lowerBound), x: Int32((line.x * scale).rounded()), y: Int32((line.top * scale).rounded()),
+                        width: Int32((line.width * scale).rounded()), baseline: Int32((line.baseline * scale).rounded()),
+                        direction: layout.pangoLine(i)!.pointee.resolved_dir)
+        }
+        #expect(got.count == expected.count)
+        for (i, (g, e)) in zip(got, expected).enumerated() where g != e {
+            Issue.record("line \(i) (\(layout.lines[i].text.prefix(30))): \(g) against one layout's \(e)")
+            break
+        }
+        #expect(got.contains { $0.direction == PANGO_DIRECTION_RTL.rawValue })
     }
 }
