@@ -5,6 +5,7 @@ import BookBatch
 
 struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "batch",
         abstract: "Render many books: a JSON Lines manifest or a folder of books, several at a time.",
         discussion: """
         Each book is rendered by its own `bookrender export` process, so a book that fails (or \

@@ -4,6 +4,7 @@ import BookCompare
 
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compare",
         abstract: "Compare page images (PNG files, folders of PNGs, or PDFs) and report what changed.",
         discussion: """
         Pages are paired by file name (PDF pages are named page-001.png…). Decoded pixels are \

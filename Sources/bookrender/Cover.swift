@@ -6,6 +6,7 @@ import BookRender
 
 struct Cover: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "cover",
         abstract: "Render the printed cover: back, spine and front on one sheet, spine width from the interior's page count.")
 
     @Argument(help: "The book.")

@@ -7,6 +7,7 @@ import BookRender
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Render a book (book.json or an app's saved story) to a PDF and, optionally, page PNGs.")
 
     @Argument(help: "The book: bookrender's book.json, or a MemoirAI, Roger or InfiniteStories file.")

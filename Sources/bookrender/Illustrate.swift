@@ -4,6 +4,7 @@ import BookIllustrate
 
 struct Illustrate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "illustrate",
         abstract: "Generate the missing illustrations of a book (cover, pages) with an image provider.",
         discussion: """
         Keys come from OPENAI_API_KEY, GEMINI_API_KEY or OPENROUTER_API_KEY. A journal beside the book \

@@ -6,6 +6,7 @@ import BookLayout
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Describe a book as it would print: pages, missing illustrations, fonts, images and their effective DPI.")
 
     @Argument(help: "The book to describe.")

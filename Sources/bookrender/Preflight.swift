@@ -6,6 +6,7 @@ import BookRender
 
 struct Preflight: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "preflight",
         abstract: "Check a book or a PDF against a printer's profile: resolution, safe area, bleed, placeholders, page count, fonts, size.",
         discussion: "Exit codes: 0 no errors (warnings may be listed), 1 errors found, 65/66 the input is invalid or unreadable.")
 

@@ -5,6 +5,7 @@ import BookResolve
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Check a book without rendering: JSON, schema, images (every problem is listed).")
 
     @Argument(help: "The book to check.")
