@@ -19,7 +19,8 @@ public final class SharedScaledFont: @unchecked Sendable {
 /// before it plus its own offset. Plain values, so a page of them can be drawn on any thread.
 public struct GlyphRun: @unchecked Sendable {
     public struct Glyph: Sendable {
-        public let index: UInt
+        /// A Pango glyph id (32 bits), which keeps the record 12 bytes.
+        public let index: UInt32
         public let x: Int32
         public let y: Int32
     }
@@ -83,7 +84,7 @@ enum GlyphRuns {
                         // Pango leaves a missing space blank and boxes anything else.
                         guard g.glyph == (0x20 | PANGO_GLYPH_UNKNOWN_FLAG) else { return nil }
                     } else {
-                        glyphs.append(.init(index: UInt(g.glyph), x: position + g.geometry.x_offset, y: g.geometry.y_offset))
+                        glyphs.append(.init(index: g.glyph, x: position + g.geometry.x_offset, y: g.geometry.y_offset))
                     }
                 }
                 position += g.geometry.width

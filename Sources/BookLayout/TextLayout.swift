@@ -38,7 +38,17 @@ public final class TextLayout {
     /// Every line as plain glyph runs (see `GlyphRun`), or nil when a line needs Pango to draw it.
     /// Made on first use, which must be on the thread that owns the layout; once made, the runs can
     /// be drawn on any thread, so one layout serves every PNG worker.
-    public private(set) lazy var glyphLines: [[GlyphRun]]? = GlyphRuns.extract(pangoLines)
+    public var glyphLines: [[GlyphRun]]? {
+        if let made = madeGlyphLines { return made }
+        let made = GlyphRuns.extract(pangoLines)
+        madeGlyphLines = .some(made)
+        return made
+    }
+
+    /// The glyph runs if something made them already (a helper thread does before it hands a
+    /// layout over), without making them: nil when not made, .some(nil) when Pango must draw.
+    public var glyphLinesIfMade: [[GlyphRun]]?? { madeGlyphLines }
+    private var madeGlyphLines: [[GlyphRun]]??
 
     init(text: String, blocks: [Block], lines: [TextLine], pangoLines: [UnsafeMutablePointer<PangoLayoutLine>], height: Double,
          unknownGlyphCount: Int, fontFiles: Set<String>, style: TextStyle, width: Double, alignment: TextAlignment, hyphenated: Bool) {

@@ -64,13 +64,14 @@ final class PDFPageStream {
     private let surface: OpaquePointer
     private let cr: OpaquePointer
 
-    /// `textThroughPango`: draw text with `pango_cairo_show_layout_line`, on the thread that laid it
-    /// out, instead of from its glyph runs; the two give the same bytes (a test holds them to it).
-    init(into file: URL, for target: URL, document: PDFDocument, opaque: Bool, textThroughPango: Bool = false) throws {
+    /// `text`: glyph runs for the texts helper threads laid out, Pango for the others; both give
+    /// the same bytes (a test holds them to it).
+    init(into file: URL, for target: URL, document: PDFDocument, opaque: Bool,
+         text: PageDrawer.TextDrawing = .glyphRunsWhereMade) throws {
         sink = try PDFSink(file, name: target)
         self.document = document
         let media = document.geometry.mediaSize(trim: document.trim)
-        drawer = PageDrawer(images: PDFImageSources(sink: sink), opaque: opaque, glyphRuns: !textThroughPango)
+        drawer = PageDrawer(images: PDFImageSources(sink: sink), opaque: opaque, text: text)
         surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
             let sink = Unmanaged<PDFSink>.fromOpaque(closure!).takeUnretainedValue()
             return sink.write(data!, Int(length)) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR

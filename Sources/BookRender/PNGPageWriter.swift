@@ -16,7 +16,7 @@ public struct PNGPageWriter: Sendable {
     @discardableResult
     public func write(_ tree: PageTree, to directory: URL, pages: Set<Int>? = nil) throws -> [URL] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let drawer = PageDrawer(images: RasterImageSources(dpi: dpi), glyphRuns: true)
+        let drawer = PageDrawer(images: RasterImageSources(dpi: dpi), text: .glyphRuns)
         let size = pixelSize(tree)
         var written: [URL] = []
         var pendingLeft: (number: Int, surface: OpaquePointer)?

@@ -12,13 +12,22 @@ final class PageDrawer {
     /// cut-outs composited onto the paper first.
     private let opaque: Bool
     private var paper = Color.white
-    /// Draw text from its glyph runs with cairo alone, where a layout has them, instead of through
-    /// Pango: the same glyphs at the same positions (and, on a PDF, the same text behind them), and
-    /// possible on any thread, whichever thread laid the text out.
-    private let glyphRuns: Bool
+    /// How text is drawn. Glyph runs (see `TextLayout.glyphLines`) are the same glyphs at the same
+    /// positions as Pango's drawing (and, on a PDF, the same text behind them), drawn by cairo
+    /// alone, so on any thread, whichever thread laid the text out.
+    enum TextDrawing {
+        /// Glyph runs where the layout can have them (PNG workers share one tree).
+        case glyphRuns
+        /// Glyph runs where a helper thread already made them, Pango elsewhere (the PDF: a text
+        /// laid out here needs no runs kept in memory).
+        case glyphRunsWhereMade
+        /// Pango for every text (to hold the glyph runs to Pango's bytes in tests).
+        case pango
+    }
+    private let textDrawing: TextDrawing
 
-    init(images: ImageSources, opaque: Bool = false, glyphRuns: Bool = false) {
-        self.images = images; self.opaque = opaque; self.glyphRuns = glyphRuns
+    init(images: ImageSources, opaque: Bool = false, text: TextDrawing) {
+        self.images = images; self.opaque = opaque; self.textDrawing = text
     }
 
     func draw(_ page: PageNode, on cr: OpaquePointer) throws {
@@ -113,11 +122,13 @@ final class PageDrawer {
         } else {
             cairo_translate(cr, t.frame.x, t.frame.y)
         }
-        if glyphRuns, let runs = t.layout.glyphLines {
-            glyphLines(t, runs, cr)
-        } else {
-            pangoLines(t, cr)
+        let runs: [[GlyphRun]]?
+        switch textDrawing {
+        case .glyphRuns: runs = t.layout.glyphLines
+        case .glyphRunsWhereMade: runs = t.layout.glyphLinesIfMade ?? nil
+        case .pango: runs = nil
         }
+        if let runs { glyphLines(t, runs, cr) } else { pangoLines(t, cr) }
     }
 
     private func pangoLines(_ t: TextBox, _ cr: OpaquePointer) {
@@ -150,7 +161,7 @@ final class PageDrawer {
                 let baseY = originY + Double(run.y) / scale
                 glyphs.removeAll(keepingCapacity: true)
                 for g in run.glyphs {
-                    glyphs.append(cairo_glyph_t(index: g.index, x: baseX + Double(g.x) / scale,
+                    glyphs.append(cairo_glyph_t(index: UInt(g.index), x: baseX + Double(g.x) / scale,
                                                 y: g.y == 0 ? baseY : baseY + Double(g.y) / scale))
                 }
                 cairo_save(cr)

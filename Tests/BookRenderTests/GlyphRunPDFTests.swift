@@ -17,7 +17,7 @@ import BookTestSupport
         func draw(throughPango: Bool) throws -> Data {
             let file = dir.appendingPathComponent(throughPango ? "pango.pdf" : "runs.pdf")
             let stream = try PDFPageStream(into: file, for: file, document: PDFDocument(tree), opaque: false,
-                                           textThroughPango: throughPango)
+                                           text: throughPango ? .pango : .glyphRuns)
             for page in tree.pages { try stream.draw(page) }
             _ = try stream.close()
             return try Data(contentsOf: file)
