@@ -37,8 +37,13 @@ public struct Resolver {
     }
 
     public func resolve(_ book: Book, folder: URL) throws -> ResolvedBook {
+        try resolve(book, folder: folder, tokens: try tokens(for: book))
+    }
+
+    /// `tokens`: what `tokens(for: book)` returned, for a caller that needed them first.
+    public func resolve(_ book: Book, folder: URL, tokens: DesignTokens) throws -> ResolvedBook {
         let themeName = themeName(for: book)
-        var tokens = try tokens(for: book)
+        var tokens = tokens
         if let accentHex = book.cover?.accent {
             guard let accent = Color(hex: accentHex) else {
                 throw ResolveError("$.cover.accent: \"\(accentHex)\" is not a colour; write #RRGGBB")

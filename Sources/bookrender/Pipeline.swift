@@ -22,11 +22,12 @@ struct Pipeline {
         let resources = try ResourceLocator.locate()
         let resolver = Resolver(templatesDirectory: resources.templates,
                                 options: .init(theme: theme, strict: strict, profile: profile, threads: threads))
+        let tokens = try resolver.tokens(for: loaded.book)
         // The hyphenation patterns load while the pictures are read.
-        if threads > 1, let tokens = try? resolver.tokens(for: loaded.book), tokens.typography.body.hyphenate {
+        if threads > 1, tokens.typography.body.hyphenate {
             Hyphenator.preload(language: loaded.book.language ?? ResolvedBook.defaultLanguage)
         }
-        return (try resolver.resolve(loaded.book, folder: loaded.folder), resources)
+        return (try resolver.resolve(loaded.book, folder: loaded.folder, tokens: tokens), resources)
     }
 
     func typesetter(_ resolved: ResolvedBook, resources: ResourceLocator) throws -> Typesetter {
