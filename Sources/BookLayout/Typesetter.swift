@@ -92,8 +92,9 @@ public final class Typesetter {
         return runs
     }
 
+    /// A Pango layout of `text`'s UTF-8 `bytes`, set in `style` in a column `width` points wide.
     func makePangoLayout(_ text: String, bytes: Range<Int>, style: TextStyle, width: Double,
-                                 alignment: TextAlignment) -> TextLayout.Block {
+                         alignment: TextAlignment) -> TextLayout.Block {
         guard let layout = pango_layout_new(session.context) else { fatalError("pango_layout_new failed") }
         let desc = session.fontDescription(family: fonts.familyList(for: style.family, language: language),
                                            size: style.size, weight: style.weight, italic: style.italic)
