@@ -13,6 +13,11 @@ public struct BookLayouter {
     /// whatever the number.
     public var textThreads: Int
 
+    /// False: once a page has been handed to `eachPage`, its text boxes leave the tree (their
+    /// missing glyphs noted first), so a long book's text is not held to the end; for a caller that
+    /// draws each page once and needs only page numbers, pictures and findings afterwards.
+    public var keepsHandedOverText = true
+
     public init(typesetter: Typesetter, textThreads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.typesetter = typesetter
         self.textThreads = textThreads
@@ -55,10 +60,16 @@ public struct BookLayouter {
         let ctx = LayoutContext(book: book, typesetter: typesetter)
         // A template only changes the pages it adds, so those before are final once it returns.
         var handedOver = 0
+        var missingGlyphs: [Finding] = []
         func handOver() throws(E) {
             guard let eachPage else { return }
             while handedOver < ctx.pages.count {
                 try eachPage(ctx.pages[handedOver])
+                if !keepsHandedOverText {
+                    // Reads the lines' glyphs only, no Pango call: safe while helpers still run.
+                    missingGlyphs += MissingGlyphs.findings(in: [ctx.pages[handedOver]])
+                    ctx.pages[handedOver].items.removeAll { if case .text = $0 { true } else { false } }
+                }
                 handedOver += 1
             }
         }
@@ -80,10 +91,10 @@ public struct BookLayouter {
             PrintMarks.add(profile, ctx)
         }
         try handOver()
-        // Missing glyphs are found with Pango, on this thread: the helpers must be done.
+        // The tree may be used with Pango on this thread from here: the helpers must be done.
         typesetter.finishPrepared()
         var findings = ctx.findings
-        findings += MissingGlyphs.findings(in: ctx.pages)
+        findings += missingGlyphs + MissingGlyphs.findings(in: ctx.pages)
         if book.tokens.typography.body.hyphenate, typesetter.hyphenator == nil {
             findings.append(Finding(.warning, .noHyphenation,
                                     "no hyphenation dictionary for language \"\(book.language)\" in /usr/share/hyphen; justified text is set without hyphens"))

@@ -75,7 +75,8 @@ struct Export: ParsableCommand {
                 let document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: resolved.book.title,
                                            author: resolved.book.author, created: resolved.book.created)
                 tree = try PrintPDF.write(to: pdf, document: document) { drawPage in
-                    let tree = try pipeline.layout(resolved, resources: resources, eachPage: drawPage)
+                    // Without PNGs to draw afterwards, a drawn page's text need not stay in memory.
+                    let tree = try pipeline.layout(resolved, resources: resources, keepingText: png != nil, eachPage: drawPage)
                     try report(tree, loaded)
                     return tree
                 }

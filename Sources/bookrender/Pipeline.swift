@@ -39,10 +39,13 @@ struct Pipeline {
         BookLayouter(typesetter: try typesetter(resolved, resources: resources), textThreads: threads).layout(resolved)
     }
 
-    /// Lays out and hands each page to `eachPage` as soon as it is final (see `BookLayouter`).
-    func layout(_ resolved: ResolvedBook, resources: ResourceLocator, eachPage: (PageNode) throws -> Void) throws -> PageTree {
-        try BookLayouter(typesetter: try typesetter(resolved, resources: resources), textThreads: threads)
-            .layout(resolved, eachPage: eachPage)
+    /// Lays out and hands each page to `eachPage` as soon as it is final (see `BookLayouter`);
+    /// without `keepingText`, handed-over pages lose their text boxes.
+    func layout(_ resolved: ResolvedBook, resources: ResourceLocator, keepingText: Bool,
+                eachPage: (PageNode) throws -> Void) throws -> PageTree {
+        var layouter = BookLayouter(typesetter: try typesetter(resolved, resources: resources), textThreads: threads)
+        layouter.keepsHandedOverText = keepingText
+        return try layouter.layout(resolved, eachPage: eachPage)
     }
 
     func pageTree(_ path: String) throws -> (LoadedBook, ResolvedBook, PageTree) {

@@ -162,6 +162,33 @@ import BookTestSupport
         #expect(missing.first?.message.contains("U+F0000") == true)
     }
 
+    /// A caller that draws each page as it comes and needs no text afterwards lets it go: the
+    /// handed-over pages keep their pictures and numbers but no text, and a missing glyph is
+    /// still reported with its page.
+    @Test func handedOverPagesCanLetTheirTextGo() throws {
+        let long = sampleProse(paragraphs: 90, seed: 3)  // long enough for a helper thread
+        let book = Book(kind: .storybook, title: "Let go", pages: [
+            Page(type: .illustration, text: "Plain.", scene: "x"),
+            Page(type: .illustration, text: "A private-use char \u{F0000} here.", scene: "y"),
+            Page(type: .text, text: long), Page(type: .text, text: long + " Again.")])
+        let resolved = try TestPipeline.resolve(book)
+        var layouter = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: 2)
+        layouter.keepsHandedOverText = false
+        var handedText: [[String]] = []
+        let tree = layouter.layout(resolved) { page in
+            handedText.append(page.textBoxes.flatMap { box in box.lines.map { box.layout.lines[$0].text } })
+        }
+        let kept = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: 2).layout(resolved)
+        let keptText = kept.pages.map { page in page.textBoxes.flatMap { box in box.lines.map { box.layout.lines[$0].text } } }
+        #expect(handedText == keptText, "each page had its text when it was handed over")
+        #expect(keptText.joined().count > 40)
+        #expect(tree.pages.allSatisfy { $0.textBoxes.isEmpty })
+        #expect(tree.pages.map(\.number) == kept.pages.map(\.number))
+        #expect(tree.pages.map { $0.images.count } == kept.pages.map { $0.images.count })
+        #expect(tree.findings.map(\.description) == kept.findings.map(\.description))
+        #expect(tree.findings.filter { $0.kind == .missingGlyph }.map(\.physicalPages) == [[3]])
+    }
+
     @Test func aBookFolderMayBringItsOwnFonts() throws {
         let dir = try temporaryDirectory("bookfonts")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("fonts"), withIntermediateDirectories: true)
