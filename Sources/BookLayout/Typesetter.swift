@@ -81,7 +81,7 @@ public final class Typesetter {
             let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
             for i in 0...buffer.count where i == buffer.count || buffer[i] == 0x0A {
                 if paragraphStart > runStart,
-                   pango_find_base_dir(base + paragraphStart, Int32(i - paragraphStart)) != PANGO_DIRECTION_NEUTRAL {
+                   shim_paragraph_direction(base + paragraphStart, Int32(i - paragraphStart)) != PANGO_DIRECTION_NEUTRAL {
                     runs.append(runStart..<(paragraphStart - 1))
                     runStart = paragraphStart
                 }

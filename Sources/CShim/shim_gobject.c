@@ -33,3 +33,10 @@ cairo_scaled_font_t *shim_scaled_font(PangoFont *font) {
     if (font == NULL || !PANGO_IS_CAIRO_FONT(font)) return NULL;
     return pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font));
 }
+
+PangoDirection shim_paragraph_direction(const char *text, int length) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    PangoDirection direction = pango_find_base_dir(text, length);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    return direction;
+}

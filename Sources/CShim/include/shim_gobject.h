@@ -14,4 +14,8 @@ char *shim_font_family(PangoFont *font);
 void shim_object_unref(void *object);
 /* The cairo scaled font Pango draws a font with (owned by the font; NULL when it has none). */
 cairo_scaled_font_t *shim_scaled_font(PangoFont *font);
+/* A paragraph's base direction from its first strong character (NEUTRAL when it has none), as
+   Pango 1.50's own layout finds it for auto-direction paragraphs: pango_find_base_dir, which its
+   header marks deprecated, so called from here with that warning silenced. */
+PangoDirection shim_paragraph_direction(const char *text, int length);
 #endif
