@@ -7,34 +7,9 @@ import CShim
 /// name must hold against someone forging it (the generation cache, the rest of a fingerprint);
 /// here a collision could only mix up two pictures of the one book made to collide, and the
 /// speed is what an export of 48 MB of JPEGs waits for.
-public final class ContentHash {
-    private var state: OpaquePointer?
-
-    public init() { state = shim_xxh3_new() }
-
-    public func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let state, let base = bytes.baseAddress else { return }
-        shim_xxh3_update(state, base, bytes.count)
+public final class ContentHash: HexDigest, OneCallDigest {
+    public required init() {
+        super.init(Hasher(new: { shim_xxh3_new() }, update: { shim_xxh3_update($0, $1, $2) },
+                          finish: { shim_xxh3_finish($0, $1) }, hexDigits: 32))
     }
-
-    public func update(_ data: Data) { data.withUnsafeBytes { update($0) } }
-
-    /// The digest; the hasher takes no more input after this.
-    public func finish() -> String {
-        guard let state else { return "" }
-        self.state = nil
-        var hex = [CChar](repeating: 0, count: 33)
-        shim_xxh3_finish(state, &hex)
-        return String(decoding: hex.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    deinit { if state != nil { _ = finish() } }
-
-    public static func hex(_ data: Data) -> String {
-        let h = ContentHash()
-        h.update(data)
-        return h.finish()
-    }
-
-    public static func hex(_ text: String) -> String { hex(Data(text.utf8)) }
 }

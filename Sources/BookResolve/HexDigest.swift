@@ -1,0 +1,54 @@
+import Foundation
+
+/// A hash fed in parts whose digest is lowercase hex, over one of the C hashers in CShim
+/// (`ContentHash`, `SHA256`): a large file can be hashed block by block.
+public class HexDigest {
+    /// A C hasher: a new state, feeding it, and writing the hex digits and a NUL (which frees it).
+    struct Hasher {
+        let new: () -> OpaquePointer?
+        let update: (OpaquePointer, UnsafeRawPointer, Int) -> Void
+        let finish: (OpaquePointer, UnsafeMutablePointer<CChar>) -> Void
+        let hexDigits: Int
+    }
+
+    private let hasher: Hasher
+    private var state: OpaquePointer?
+
+    init(_ hasher: Hasher) {
+        self.hasher = hasher
+        state = hasher.new()
+    }
+
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let state, let base = bytes.baseAddress else { return }
+        hasher.update(state, base, bytes.count)
+    }
+
+    public func update(_ data: Data) { data.withUnsafeBytes { update($0) } }
+
+    /// The digest; the hasher takes no more input after this.
+    public func finish() -> String {
+        guard let state else { return "" }
+        self.state = nil
+        var hex = [CChar](repeating: 0, count: hasher.hexDigits + 1)
+        hasher.finish(state, &hex)
+        return String(decoding: hex.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit { if state != nil { _ = finish() } }
+}
+
+/// One-call digests for each kind of `HexDigest`.
+public protocol OneCallDigest: HexDigest {
+    init()
+}
+
+extension OneCallDigest {
+    public static func hex(_ data: Data) -> String {
+        let h = Self()
+        h.update(data)
+        return h.finish()
+    }
+
+    public static func hex(_ text: String) -> String { hex(Data(text.utf8)) }
+}
