@@ -43,7 +43,11 @@ let package = Package(
                 "BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender", "BookCompare",
                 "BookIllustrate", "BookBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // tcmalloc's thread caches instead of glibc's per-thread arenas, which grow a page at a
+            // time (an mprotect call each) while Pango works on the helper threads. The program
+            // only: tests keep the system allocator.
+            linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4")]
         ),
         // Shared by the test targets: the repository's folders, a pipeline for tests, tools to run.
         .target(name: "BookTestSupport", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout"],

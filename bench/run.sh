@@ -4,9 +4,8 @@
 # BENCH_RUNS=N sets the runs per measurement (median; default 3). BOOKRENDER_BIN skips the build.
 set -eu
 cd "$(dirname "$0")/.."
-for tool in convert pdfinfo pdftocairo /usr/bin/time python3; do
-    command -v "$tool" >/dev/null 2>&1 || { echo "missing $tool: apt-get install imagemagick poppler-utils time python3-venv" >&2; exit 1; }
-done
+# What bookrender builds with, and what the benchmark itself runs: GNU time for peak memory, a venv.
+scripts/install-deps.sh time python3-venv
 if [ -z "${BOOKRENDER_BIN:-}" ]; then
     # As scripts/render-samples.sh builds it: the Swift runtime and Foundation linked in.
     swift build -c release --static-swift-stdlib --scratch-path .build-bench --product bookrender >&2

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages bookrender builds, renders and tests with, only when one is missing.
+# Installs the Debian packages bookrender builds, renders and tests with (and any named as
+# arguments), only when one is missing.
 set -euo pipefail
 
 packages=(
@@ -9,6 +10,7 @@ packages=(
   libxxhash-dev xxhash  # XXH3-128 of images and PDF content; xxhsum for its test
   libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
   libqrencode-dev
+  libtcmalloc-minimal4  # the program's allocator (see Package.swift)
   libcurl4-openssl-dev  # the illustration providers' HTTP (curl.h to build; libcurl opened when needed, not linked)
   libpoppler-glib8  # compare: PDF pages onto cairo surfaces (opened when needed, not linked)
   libqpdf-dev ghostscript  # PDF finishing (boxes, outline) and CMYK PDF/X-1a
@@ -19,6 +21,8 @@ packages=(
   fonts-dejavu-core  # a face outside the font set, for the book-fonts tests
   python3-jsonschema
 )
+# A caller's own extras, e.g. bench/run.sh's.
+packages+=("$@")
 
 missing=()
 for p in "${packages[@]}"; do
