@@ -93,7 +93,7 @@ public struct PrintProfile: Codable, Sendable, Equatable {
     }
 
     public static func load(named name: String, from directory: URL) throws -> PrintProfile {
-        guard name.range(of: #"^[A-Za-z0-9_-]+$"#, options: .regularExpression) != nil else {
+        guard !name.isEmpty, name.utf8.allSatisfy(isNameByte) else {
             throw ConfigError("profile name \"\(name)\" may only hold letters, digits, '_' and '-'")
         }
         let url = directory.appendingPathComponent(name + ".json")

@@ -42,3 +42,9 @@ public struct ResourceLocator: Sendable {
         FileManager.default.fileExists(atPath: templates.path) && FileManager.default.fileExists(atPath: fontManifest.path)
     }
 }
+
+/// An ASCII letter, digit, '_' or '-': what theme and profile names are made of, so a name is
+/// always one file in its folder.
+func isNameByte(_ b: UInt8) -> Bool {
+    (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || (0x30...0x39).contains(b) || b == 0x5F || b == 0x2D
+}

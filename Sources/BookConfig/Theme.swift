@@ -20,7 +20,7 @@ public struct Theme: Sendable {
     }
 
     public static func load(named name: String, from directory: URL) throws -> Theme {
-        guard name.range(of: #"^[A-Za-z0-9._-]+$"#, options: .regularExpression) != nil, !name.hasPrefix(".") else {
+        guard !name.isEmpty, name.utf8.allSatisfy({ isNameByte($0) || $0 == UInt8(ascii: ".") }), !name.hasPrefix(".") else {
             throw ConfigError("theme name \"\(name)\" may only hold letters, digits, '.', '_' and '-'")
         }
         let url = directory.appendingPathComponent(name + ".json")

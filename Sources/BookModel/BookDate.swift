@@ -49,23 +49,14 @@ public enum BookDate {
         }
         guard i == s.count, (1...12).contains(month), (0...23).contains(hour), (0...59).contains(minute),
               (0...60).contains(second) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let range = calendar.range(of: .day, in: .month,
-                                         for: calendar.date(from: DateComponents(year: year, month: month, day: 1))!),
-              range.contains(day),
-              let date = calendar.date(from: DateComponents(year: year, month: month, day: day,
-                                                            hour: hour, minute: minute, second: second))
-        else { return nil }
+        guard (1...CivilDate.daysInMonth(year: year, month: month)).contains(day) else { return nil }
+        let date = CivilDate.instant(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         return date.addingTimeInterval(fraction - Double(offsetSeconds))
     }
 
     /// `2024-05-01T12:00:00Z`: whole seconds in UTC, the form importers write.
     public static func format(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let whole = Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down))
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: whole)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+        let c = CivilDate.components(of: date)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", c.year, c.month, c.day, c.hour, c.minute, c.second)
     }
 }

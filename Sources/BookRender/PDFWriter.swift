@@ -31,7 +31,10 @@ public enum PDFWriter {
     /// cairo parses "YYYY-MM-DDThh:mm:ss" with a zone; anything else falls back to a fixed date,
     /// never to the clock.
     static func pdfDate(_ created: String?) -> String {
-        guard let created, created.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}"#, options: .regularExpression) != nil else {
+        // The shape "dddd-dd-ddTdd:dd:dd", d an ASCII digit.
+        let shape = Array("0000-00-00T00:00:00".utf8)
+        guard let created, created.utf8.count >= shape.count,
+              zip(created.utf8, shape).allSatisfy({ c, s in s == 0x30 ? (0x30...0x39).contains(c) : c == s }) else {
             return fallbackDate
         }
         return String(created.prefix(19)) + "Z"

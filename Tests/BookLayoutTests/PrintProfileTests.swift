@@ -22,6 +22,19 @@ import BookTestSupport
         #expect(kdp.gutterMargin(pages: 829) == nil)
     }
 
+    /// A name is one file in its folder: no path, no hidden file, ASCII letters, digits, '_' and
+    /// '-' (and '.' inside a theme's name).
+    @Test func profileAndThemeNamesCannotReachOutsideTheirFolder() throws {
+        for bad in ["../kdp", "kdp/", "", "kdp.json", "kdp profile", "kdé"] {
+            #expect(throws: ConfigError.self, "\(bad)") { try self.profile(bad) }
+        }
+        for bad in ["../memoir", ".memoir", "", "memoir/x", "mémoir"] {
+            #expect(throws: ConfigError.self, "\(bad)") { try Theme.load(named: bad, from: Repository.resources.templates) }
+        }
+        #expect(try profile("kdp").name == "kdp")
+        #expect(try Theme.load(named: "memoir", from: Repository.resources.templates).name == "memoir")
+    }
+
     @Test func spineWidthIsPagesTimesPaperThickness() throws {
         let kdp = try profile("kdp"), lulu = try profile("lulu")
         #expect(abs(try kdp.spineWidth(pages: 100, paper: "white") - 0.2252) < 1e-9)

@@ -1,4 +1,5 @@
 import Foundation
+import BookModel
 
 /// A rectangle in PDF user space: points, origin at the bottom left, written `[llx lly urx ury]`.
 public struct PDFRect: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
@@ -36,49 +37,82 @@ public struct PDFDate: Sendable, Equatable, Hashable, Codable, CustomStringConve
     /// From the ISO 8601 form books carry (`2024-05-12T19:30:00Z`, with or without fractional
     /// seconds or an offset); nil when it is not one.
     public init?(iso8601 text: String) {
-        let pattern = #"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$"#
-        guard let match = text.range(of: pattern, options: .regularExpression), match == text.startIndex..<text.endIndex else {
-            return nil
+        var scan = DigitScanner(text)
+        guard let y = scan.number(4), scan.take("-"), let mo = scan.number(2), scan.take("-"), let d = scan.number(2),
+              scan.take("T") || scan.take(" "), let h = scan.number(2), scan.take(":"), let mi = scan.number(2),
+              scan.take(":"), let s = scan.number(2) else { return nil }
+        if scan.take(".") {
+            guard scan.digits() > 0 else { return nil }
         }
-        let digits = text.split(whereSeparator: { !$0.isNumber }).map(String.init)
-        guard digits.count >= 6, let y = Int(digits[0]), let mo = Int(digits[1]), let d = Int(digits[2]),
-              let h = Int(digits[3]), let mi = Int(digits[4]), let s = Int(digits[5]) else { return nil }
         var offsetSeconds = 0
-        if let zone = text.range(of: #"[+-]\d{2}:?\d{2}$"#, options: .regularExpression) {
-            let z = text[zone]
-            let sign = z.first == "-" ? -1 : 1
-            let num = z.dropFirst().filter(\.isNumber)
-            offsetSeconds = sign * ((Int(num.prefix(2)) ?? 0) * 3600 + (Int(num.suffix(2)) ?? 0) * 60)
+        if !scan.take("Z"), let sign = scan.take("+") ? 1 : scan.take("-") ? -1 : nil {
+            guard let oh = scan.number(2) else { return nil }
+            _ = scan.take(":")
+            guard let om = scan.number(2) else { return nil }
+            offsetSeconds = sign * (oh * 3600 + om * 60)
         }
-        var comps = DateComponents()
-        comps.year = y; comps.month = mo; comps.day = d; comps.hour = h; comps.minute = mi; comps.second = s
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        guard let date = calendar.date(from: comps), mo >= 1, mo <= 12, d >= 1, d <= 31, h < 24, mi < 60, s < 61 else {
-            return nil
-        }
+        guard scan.atEnd, mo >= 1, mo <= 12, d >= 1, d <= 31, h < 24, mi < 60, s < 61 else { return nil }
+        let date = CivilDate.instant(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
         self.init(date.addingTimeInterval(TimeInterval(-offsetSeconds)))
     }
 
     public init(_ date: Date) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ v: Int?) -> String { String(format: "%02d", v ?? 0) }
-        string = "D:" + String(format: "%04d", c.year ?? 0) + two(c.month) + two(c.day) + two(c.hour) + two(c.minute) + two(c.second) + "Z"
+        let c = CivilDate.components(of: date)
+        string = String(format: "D:%04d%02d%02d%02d%02d%02dZ", c.year, c.month, c.day, c.hour, c.minute, c.second)
     }
 
     /// Repairs a date as cairo 1.16 writes it (`20240101000000Z`, no `D:`); nil when it is not a
-    /// PDF date with or without the prefix.
+    /// PDF date with or without the prefix: `YYYY[MM[DD[HH[mm[SS]]]]]` and an optional zone, `Z`
+    /// or `+HH'mm'` (each apostrophe and the minutes optional).
     public init?(pdfString text: String) {
         let body = text.hasPrefix("D:") ? String(text.dropFirst(2)) : text
-        guard body.range(of: #"^\d{4}(\d{2}(\d{2}(\d{2}(\d{2}(\d{2})?)?)?)?)?(Z|[+-]\d{2}'?(\d{2}'?)?)?$"#, options: .regularExpression) != nil else {
-            return nil
+        var scan = DigitScanner(body)
+        let count = scan.digits()
+        guard count >= 4, count <= 14, count % 2 == 0 else { return nil }
+        if !scan.take("Z"), scan.take("+") || scan.take("-") {
+            guard scan.number(2) != nil else { return nil }
+            _ = scan.take("'")
+            if scan.number(2) != nil { _ = scan.take("'") }
         }
+        guard scan.atEnd else { return nil }
         string = "D:" + body
     }
 
     public var description: String { string }
+}
+
+/// Reads ASCII digits and punctuation off the front of a string.
+private struct DigitScanner {
+    private let bytes: [UInt8]
+    private var i = 0
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    var atEnd: Bool { i == bytes.count }
+
+    /// Exactly `count` digits as a number, or nil (and nothing read).
+    mutating func number(_ count: Int) -> Int? {
+        guard i + count <= bytes.count else { return nil }
+        var value = 0
+        for b in bytes[i..<(i + count)] {
+            guard b >= 0x30, b <= 0x39 else { return nil }
+            value = value * 10 + Int(b - 0x30)
+        }
+        i += count
+        return value
+    }
+
+    /// Reads every digit in a row; returns how many.
+    mutating func digits() -> Int {
+        let start = i
+        while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+        return i - start
+    }
+
+    mutating func take(_ c: Character) -> Bool {
+        guard i < bytes.count, bytes[i] == c.asciiValue! else { return false }
+        i += 1
+        return true
+    }
 }
 
 /// Everything the finishing step adds to a PDF that cairo wrote. Fields left nil (or empty) leave
