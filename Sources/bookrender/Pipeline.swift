@@ -45,7 +45,11 @@ struct Pipeline {
                 eachPage: (PageNode) throws -> Void) throws -> PageTree {
         var layouter = BookLayouter(typesetter: try typesetter(resolved, resources: resources), textThreads: threads)
         layouter.keepsHandedOverText = keepingText
-        return try layouter.layout(resolved, eachPage: eachPage)
+        let tree = try layouter.layout(resolved, eachPage: eachPage)
+        // Its typesetter holds the texts laid out ahead: freeing them here would come between the
+        // last page and the finished PDF. Only `export` lays out this way, one book per process.
+        LeftToExit.keep(layouter)
+        return tree
     }
 
     func pageTree(_ path: String) throws -> (LoadedBook, ResolvedBook, PageTree) {
