@@ -49,7 +49,9 @@ public enum PDFFinisher {
         var media: [PDFRect] = []
         for i in 0..<count {
             let page = try doc.page(i)
-            guard let box = try doc.inherited(page, "/MediaBox").flatMap({ try doc.rect($0) }) else {
+            let mediaBox = try doc.inherited(page, "/MediaBox")
+            defer { if let mediaBox { doc.release(mediaBox) } }
+            guard let box = try mediaBox.flatMap({ try doc.rect($0) }) else {
                 throw FinishingError("\(input.path): page \(i + 1) has no usable MediaBox")
             }
             pages.append(page)
@@ -58,8 +60,11 @@ public enum PDFFinisher {
         try plan.validate(pageCount: count, mediaBoxes: media)
 
         for (page, boxes) in zip(pages, plan.pages) {
-            try doc.set(page, "/TrimBox", try doc.rectArray(boxes.trimBox))
-            try doc.set(page, "/BleedBox", try doc.rectArray(boxes.bleedBox))
+            for (key, box) in [("/TrimBox", boxes.trimBox), ("/BleedBox", boxes.bleedBox)] {
+                let array = try doc.rectArray(box)
+                try doc.set(page, key, array)
+                doc.release(array)
+            }
             if let art = boxes.artBox {
                 try doc.set(page, "/ArtBox", try doc.rectArray(art))
             } else {
