@@ -22,7 +22,7 @@ final class JPEGFileBytes {
             return nil
         }
         // Markers that do not parse as a header: read it all, so cairo sees the file as it is.
-        guard Self.readHeader(fd, into: mapped, count: count) != nil || Self.fill(fd, mapped, from: 0, to: count) == count else {
+        guard JPEGHeader.read(fd, into: mapped, count: count) != nil || JPEGHeader.fill(fd, mapped, from: 0, to: count) == count else {
             munmap(mapped, count)
             close(fd)
             return nil
@@ -37,45 +37,4 @@ final class JPEGFileBytes {
         close(descriptor)
     }
 
-    /// Reads the file's header into `buffer` and returns its length: every marker segment from
-    /// SOI to the end of the first SOS segment header. Nil when the markers do not parse.
-    static func readHeader(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Int? {
-        let b = buffer.assumingMemoryBound(to: UInt8.self)
-        var filled = 0
-        // Makes bytes 0..<n readable; reads ahead in 64 KiB steps.
-        func have(_ n: Int) -> Bool {
-            guard n <= count else { return false }
-            if filled < n { filled = fill(fd, buffer, from: filled, to: min(count, max(n, filled + 65_536))) }
-            return filled >= n
-        }
-        guard have(2), b[0] == 0xFF, b[1] == 0xD8 else { return nil }
-        var offset = 2
-        while have(offset + 2), b[offset] == 0xFF {
-            var m = offset + 1
-            while have(m + 1), b[m] == 0xFF { m += 1 }          // fill bytes before a marker
-            guard have(m + 1) else { return nil }
-            let marker = b[m]
-            if marker == 0x01 || (0xD0...0xD7).contains(marker) { offset = m + 1; continue }   // no length
-            guard marker != 0xD8, marker != 0xD9, have(m + 3) else { return nil }
-            let length = Int(b[m + 1]) << 8 | Int(b[m + 2])
-            guard length >= 2 else { return nil }
-            let end = m + 1 + length
-            if marker == 0xDA { return have(end) ? end : nil }
-            offset = end
-        }
-        return nil
-    }
-
-    /// Reads bytes `from..<to` of the file into the same range of `buffer`; returns where it
-    /// stopped (`to`, or earlier at the end of the file or an error).
-    private static func fill(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, from: Int, to: Int) -> Int {
-        var done = from
-        while done < to {
-            let got = pread(fd, buffer + done, to - done, off_t(done))
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { break }
-            done += got
-        }
-        return done
-    }
 }

@@ -27,6 +27,7 @@ public struct AssetLocator: Sendable {
             if let asset = prefetched[relative] { return .found(asset) }
             let url = try confined(relative, jsonPath: jsonPath)
             guard FileManager.default.fileExists(atPath: url.path) else { return .missing(path: relative) }
+            if let asset = Self.probedFromHeader(url, origin: relative) { return .found(asset) }
             // Read, hashed and probed, then let go: resolving a book of 300 photos never holds them
             // all. Not mapped: a file cut short meanwhile would crash the process with SIGBUS.
             guard let data = try? Data(contentsOf: url) else {
@@ -36,9 +37,33 @@ public struct AssetLocator: Sendable {
         }
     }
 
-    /// Reads, hashes and probes the files at `paths` on all cores, ahead of the `load` calls that
-    /// will ask for them (hashing is most of resolving a picture book). A path that fails here is
-    /// simply not kept: its `load` reads it again and reports the error with its JSON path.
+    /// A JPEG that ends with its end-of-image marker, probed from its header and those two bytes,
+    /// its id left for when it is needed (see `ImageAsset`): a picture book's megabytes are then
+    /// read once to be hashed while the PDF is being written, not before. Nil for anything else,
+    /// and for any doubt, which the whole file read by `load` then settles and reports.
+    static func probedFromHeader(_ url: URL, origin: String) -> ImageAsset? {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size >= 4 else { return nil }
+        let count = Int(status.st_size)
+        var tail: [UInt8] = [0, 0]
+        guard pread(fd, &tail, 2, off_t(count - 2)) == 2, tail == [0xFF, 0xD9] else { return nil }
+        // As large as the file but only the header's pages are touched.
+        guard let buffer = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              buffer != MAP_FAILED else { return nil }
+        defer { munmap(buffer, count) }
+        guard let length = JPEGHeader.read(fd, into: buffer, count: count), length >= 3,
+              buffer.load(fromByteOffset: 2, as: UInt8.self) == 0xFF,
+              let info = try? ImageProbe.probeJPEG(header: UnsafeRawBufferPointer(start: buffer, count: length)) else { return nil }
+        return ImageAsset(file: url, byteCount: count, info: info, origin: origin)
+    }
+
+    /// Probes the files at `paths` on all cores, ahead of the `load` calls that will ask for them
+    /// (reading and hashing a file probed from its header is left for later, see
+    /// `probedFromHeader`). A path that fails here is simply not kept: its `load` reads it again
+    /// and reports the error with its JSON path.
     public func prefetch(_ paths: [String], threads: Int) {
         let unique = Array(Set(paths)).sorted()
         let threads = min(threads, unique.count)

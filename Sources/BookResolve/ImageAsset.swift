@@ -17,14 +17,19 @@ public final class ImageAsset: Sendable {
     public let info: ImageInfo
     /// "images/fox.jpg" or "inline image at $.pages[3].image": what an error or report names.
     public let origin: String
-    public let id: String
+    /// XXH3-128 of the bytes. For a file probed from its header (see `init(file:byteCount:info:origin:)`),
+    /// the file is read and hashed when the id is first asked for, or ahead by `hashAhead`.
+    public var id: String { knownID ?? fileHash!.value }
+    private let knownID: String?
+    private let fileHash: FileHash?
 
     /// Bytes that live nowhere else (an inline image).
     public init(data: Data, info: ImageInfo, origin: String) {
         self.storage = .bytes(data)
         self.info = info
         self.origin = origin
-        self.id = ContentHash.hex(data)
+        self.knownID = ContentHash.hex(data)
+        self.fileHash = nil
     }
 
     /// An image file; `data` is its content as read now (ideally mapped), used for the id and
@@ -33,7 +38,31 @@ public final class ImageAsset: Sendable {
         self.storage = .file(file, byteCount: data.count)
         self.info = info
         self.origin = origin
-        self.id = ContentHash.hex(data)
+        self.knownID = ContentHash.hex(data)
+        self.fileHash = nil
+    }
+
+    /// An image file of `byteCount` bytes probed without reading it all: its id waits for its
+    /// bytes until it is needed (usually when its page is drawn, by then hashed ahead).
+    public init(file: URL, byteCount: Int, info: ImageInfo, origin: String) {
+        self.storage = .file(file, byteCount: byteCount)
+        self.info = info
+        self.origin = origin
+        self.knownID = nil
+        self.fileHash = FileHash(file: file, byteCount: byteCount)
+    }
+
+    /// Hashes the files of `assets` not hashed yet on `threads` threads of their own, in order,
+    /// while the caller goes on: the book is laid out and the PDF written (picture by picture,
+    /// each copied from its file) as the ids come. Asking for an id a thread has not reached yet
+    /// hashes it on the asking thread.
+    public static func hashAhead(_ assets: [ImageAsset], threads: Int) {
+        let pending = assets.compactMap(\.fileHash)
+        guard threads > 0, !pending.isEmpty else { return }
+        let queue = HashQueue(pending)
+        for _ in 0..<min(threads, pending.count) {
+            Thread.detachNewThread { while let next = queue.next() { next.computeIfUnclaimed() } }
+        }
     }
 
     /// The image's bytes. For a file, read again — into memory, not mapped, so a file cut short
@@ -84,4 +113,91 @@ public final class ImageAsset: Sendable {
         info.format == .jpeg && (info.colorModel == .gray || info.colorModel == .rgb)
     }
 
+}
+
+/// The id of an image file hashed when first needed, by whichever thread comes first.
+private final class FileHash: @unchecked Sendable {
+    private let file: URL
+    private let byteCount: Int
+    private let condition = NSCondition()
+    private var claimed = false
+    private var hex: String?
+
+    init(file: URL, byteCount: Int) {
+        self.file = file
+        self.byteCount = byteCount
+    }
+
+    var value: String {
+        condition.lock()
+        if let hex {
+            condition.unlock()
+            return hex
+        }
+        if !claimed {
+            claimed = true
+            condition.unlock()
+            return publish(compute())
+        }
+        while hex == nil { condition.wait() }
+        defer { condition.unlock() }
+        return hex!
+    }
+
+    func computeIfUnclaimed() {
+        let mine = condition.withLock { () -> Bool in
+            if claimed { return false }
+            claimed = true
+            return true
+        }
+        if mine { _ = publish(compute()) }
+    }
+
+    private func publish(_ value: String) -> String {
+        condition.withLock {
+            hex = value
+            condition.broadcast()
+        }
+        return value
+    }
+
+    /// The file's XXH3-128, read a mebibyte at a time. A file that has changed size since it was
+    /// probed gets the hash of what it holds now and its new size: the export then reports it
+    /// as changed when it reads it again.
+    private func compute() -> String {
+        let hash = ContentHash()
+        let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "unreadable:" + ContentHash.hex(file.path) }
+        defer { close(fd) }
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 64)
+        defer { buffer.deallocate() }
+        var total = 0
+        while true {
+            let got = read(fd, buffer, chunk)
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            hash.update(UnsafeRawBufferPointer(start: buffer, count: got))
+            total += got
+        }
+        let digest = hash.finish()
+        return total == byteCount ? digest : "changed:\(total):" + digest
+    }
+}
+
+/// File hashes waiting for a thread, in the order the book needs them.
+private final class HashQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [FileHash]
+    private var index = 0
+
+    init(_ items: [FileHash]) { self.items = items }
+
+    func next() -> FileHash? {
+        lock.withLock {
+            guard index < items.count else { return nil }
+            defer { index += 1 }
+            return items[index]
+        }
+    }
 }

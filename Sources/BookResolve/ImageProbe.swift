@@ -20,7 +20,14 @@ public enum ImageProbe {
 
     // MARK: JPEG
 
-    private static func probeJPEG(_ raw: UnsafeRawBufferPointer) -> Result<ImageInfo, ImageError> {
+    /// A JPEG from its header alone (SOI to the first scan, see `JPEGHeader`), for a file whose
+    /// last two bytes are the end-of-image marker: what `probe` would say of the whole file.
+    public static func probeJPEG(header: UnsafeRawBufferPointer) throws(ImageError) -> ImageInfo {
+        try probeJPEG(header, fileEndsWithEndOfImage: true).get()
+    }
+
+    /// `fileEndsWithEndOfImage` nil: `raw` is the whole file, which says so itself.
+    private static func probeJPEG(_ raw: UnsafeRawBufferPointer, fileEndsWithEndOfImage: Bool? = nil) -> Result<ImageInfo, ImageError> {
         var header = shim_jpeg_info()
         var message = [CChar](repeating: 0, count: 256)
         let status = message.withUnsafeMutableBufferPointer { text in
@@ -31,7 +38,7 @@ public enum ImageProbe {
             return .failure(ImageError.jpeg(status: status, detail: ImageError.shimMessage(message)))
         }
         let segments = JPEGSegments(raw)
-        guard segments.endsWithEndOfImage || segments.findsEndOfImage else {
+        guard fileEndsWithEndOfImage ?? (segments.endsWithEndOfImage || segments.findsEndOfImage) else {
             return .failure(ImageError(.truncated, "truncated JPEG (no end-of-image marker)"))
         }
         let model: ImageInfo.ColorModel

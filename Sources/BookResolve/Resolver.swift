@@ -115,6 +115,11 @@ public struct Resolver {
             fontDirs.append(bookFonts)
         }
 
+        if options.threads > 1 {
+            // In the order the PDF draws them: the cover first, then the pages'.
+            let drawn = ([cover.image.asset] + pages.map(\.image.asset) + [mainImage]).compactMap { $0 }
+            ImageAsset.hashAhead(drawn, threads: options.threads - 1)
+        }
         return ResolvedBook(book: book, folder: folder, themeName: themeName, tokens: tokens, trim: trim,
                             margins: margins, profile: profile, language: book.language ?? ResolvedBook.defaultLanguage, cover: cover,
                             mainCharacterImage: mainImage, pages: pages, bookFontDirectories: fontDirs,

@@ -41,7 +41,7 @@ import BookTestSupport
         defer { close(fd) }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: data.count, alignment: 16)
         defer { buffer.deallocate() }
-        guard let length = JPEGFileBytes.readHeader(fd, into: buffer, count: data.count) else { return nil }
+        guard let length = JPEGHeader.read(fd, into: buffer, count: data.count) else { return nil }
         #expect(Data(bytes: buffer, count: length) == data.prefix(length), "the header read is the file's")
         return length
     }
