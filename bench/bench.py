@@ -16,10 +16,14 @@ RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 
 
 def timed(cmd, cwd=None, runs=RUNS, before=None):
-    """Median wall time (s) and median peak RSS (MiB) of `runs` runs; `before` runs untimed first each time."""
+    """Median wall time (s) and median peak RSS (MiB) of `runs` runs; `before` runs untimed first
+    each time, then `sync`."""
     walls, rss = [], []
     for _ in range(runs):
         if before: before()
+        # Untimed: what the previous run (or the previous tool) wrote reaches the disk first, so
+        # its writeback is not charged to this run. Every tool gets the same.
+        os.sync()
         with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
             start = time.perf_counter()
             p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", t.name] + cmd, cwd=cwd,
