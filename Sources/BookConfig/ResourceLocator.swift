@@ -22,8 +22,8 @@ public struct ResourceLocator: Sendable {
         var starts: [URL] = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
         let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
         starts.insert(exe.deletingLastPathComponent(), at: 0)
-        if let path = Bundle.main.executablePath {
-            starts.insert(URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent(), at: 0)
+        if let path = executablePath {
+            starts.insert(URL(fileURLWithPath: path).deletingLastPathComponent(), at: 0)
         }
         for start in starts {
             var dir = start.standardizedFileURL
@@ -36,6 +36,18 @@ public struct ResourceLocator: Sendable {
             }
         }
         throw ConfigError("cannot find bookrender's templates/ and fonts/ folders; set BOOKRENDER_HOME to the folder holding them")
+    }
+
+    /// The running program's file, symlinks resolved (Linux's `/proc/self/exe`). Not
+    /// `Bundle.main.executablePath`: Foundation sets up its whole bundle on first use, about a
+    /// millisecond of every run.
+    static var executablePath: String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { readlink("/proc/self/exe", $0.baseAddress!, $0.count - 1) }
+        }
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count], as: UTF8.self)
     }
 
     var isComplete: Bool {
