@@ -36,7 +36,7 @@ public enum PDFFinisher {
         guard plan.outputIntent == nil else { throw FinishingError("an output intent cannot be added in place") }
         let update: IncrementalUpdate
         do {
-            let doc = try QPDFDocument(reading: file)
+            let doc = try QPDFDocument(reading: file, mapping: true)
             try apply(plan, to: doc, input: file)
             update = try IncrementalUpdate(doc)
         }

@@ -15,7 +15,9 @@ final class QPDFDocument {
     /// The file mapped into memory for qpdf, until `qpdf_cleanup`.
     private var mapped: (address: UnsafeMutableRawPointer, count: Int)?
 
-    init(reading url: URL) throws {
+    /// `mapping`: `url` is a file of this process's own, which nobody else cuts short while it is
+    /// read (in a mapped file that would be a SIGBUS, not an error), so qpdf may read it from a map.
+    init(reading url: URL, mapping: Bool = false) throws {
         source = url.path
         data = qpdf_init()
         // We check every call ourselves; without this qpdf would also print errors on stderr.
@@ -24,7 +26,7 @@ final class QPDFDocument {
         qpdf_set_attempt_recovery(data, 0)
         // From memory: reading a file, qpdf seeks before almost every token it parses, tens of
         // thousands of lseek calls for a 300-page book.
-        mapped = Self.map(url.path)
+        mapped = mapping ? Self.map(url.path) : nil
         if let mapped {
             _ = qpdf_read_memory(data, url.path, mapped.address.assumingMemoryBound(to: CChar.self), UInt64(mapped.count), nil)
         } else {
