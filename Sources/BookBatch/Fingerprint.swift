@@ -69,21 +69,13 @@ struct Hasher256 {
     }
 
     func add(file url: URL) {
-        if Self.forEachBlock(of: url, { sha.update($0) }) { add("<eof>") } else { add("<unreadable>") }
+        add(sha.update(fileAt: url.path) != nil ? "<eof>" : "<unreadable>")
     }
 
     /// The file's XXH3-128 (see `ContentHash`), read in blocks.
     func add(fileDigest url: URL) {
         let content = ContentHash()
-        add(Self.forEachBlock(of: url, { content.update($0) }) ? content.finish() : "<unreadable>")
-    }
-
-    /// Hands `body` the file a megabyte at a time; false when it cannot be opened.
-    private static func forEachBlock(of url: URL, _ body: (Data) -> Void) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        while let block = try? handle.read(upToCount: 1 << 20), !block.isEmpty { body(block) }
-        return true
+        add(content.update(fileAt: url.path) != nil ? content.finish() : "<unreadable>")
     }
 
     func finish() -> String { sha.finish() }

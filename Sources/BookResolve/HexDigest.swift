@@ -26,6 +26,26 @@ public class HexDigest {
 
     public func update(_ data: Data) { data.withUnsafeBytes { update($0) } }
 
+    /// Feeds the file at `path` a mebibyte at a time, so a large file is never held whole;
+    /// returns how many bytes it read, or nil when the file cannot be opened.
+    @discardableResult
+    public func update(fileAt path: String) -> Int? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let block = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: block, alignment: 64)
+        defer { buffer.deallocate() }
+        var total = 0
+        while true {
+            let got = read(fd, buffer, block)
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return total }
+            update(UnsafeRawBufferPointer(start: buffer, count: got))
+            total += got
+        }
+    }
+
     /// The digest; the hasher takes no more input after this.
     public func finish() -> String {
         guard let state else { return "" }

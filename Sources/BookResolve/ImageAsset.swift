@@ -161,25 +161,12 @@ private final class FileHash: @unchecked Sendable {
         return value
     }
 
-    /// The file's XXH3-128, read a mebibyte at a time. A file that has changed size since it was
+    /// The file's XXH3-128. A file that has changed size since it was
     /// probed gets the hash of what it holds now and its new size: the export then reports it
     /// as changed when it reads it again.
     private func compute() -> String {
         let hash = ContentHash()
-        let fd = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return "unreadable:" + ContentHash.hex(file.path) }
-        defer { close(fd) }
-        let chunk = 1 << 20
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 64)
-        defer { buffer.deallocate() }
-        var total = 0
-        while true {
-            let got = read(fd, buffer, chunk)
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { break }
-            hash.update(UnsafeRawBufferPointer(start: buffer, count: got))
-            total += got
-        }
+        guard let total = hash.update(fileAt: file.path) else { return "unreadable:" + ContentHash.hex(file.path) }
         let digest = hash.finish()
         return total == byteCount ? digest : "changed:\(total):" + digest
     }

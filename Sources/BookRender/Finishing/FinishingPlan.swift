@@ -42,7 +42,7 @@ public struct PDFDate: Sendable, Equatable, Hashable, Codable, CustomStringConve
               scan.take("T") || scan.take(" "), let h = scan.number(2), scan.take(":"), let mi = scan.number(2),
               scan.take(":"), let s = scan.number(2) else { return nil }
         if scan.take(".") {
-            guard scan.digits() > 0 else { return nil }
+            guard !scan.digits().isEmpty else { return nil }
         }
         var offsetSeconds = 0
         if !scan.take("Z"), let sign = scan.take("+") ? 1 : scan.take("-") ? -1 : nil {
@@ -67,7 +67,7 @@ public struct PDFDate: Sendable, Equatable, Hashable, Codable, CustomStringConve
     public init?(pdfString text: String) {
         let body = text.hasPrefix("D:") ? String(text.dropFirst(2)) : text
         var scan = DigitScanner(body)
-        let count = scan.digits()
+        let count = scan.digits().count
         guard count >= 4, count <= 14, count % 2 == 0 else { return nil }
         if !scan.take("Z"), scan.take("+") || scan.take("-") {
             guard scan.number(2) != nil else { return nil }
@@ -79,40 +79,6 @@ public struct PDFDate: Sendable, Equatable, Hashable, Codable, CustomStringConve
     }
 
     public var description: String { string }
-}
-
-/// Reads ASCII digits and punctuation off the front of a string.
-private struct DigitScanner {
-    private let bytes: [UInt8]
-    private var i = 0
-    init(_ text: String) { bytes = Array(text.utf8) }
-
-    var atEnd: Bool { i == bytes.count }
-
-    /// Exactly `count` digits as a number, or nil (and nothing read).
-    mutating func number(_ count: Int) -> Int? {
-        guard i + count <= bytes.count else { return nil }
-        var value = 0
-        for b in bytes[i..<(i + count)] {
-            guard b >= 0x30, b <= 0x39 else { return nil }
-            value = value * 10 + Int(b - 0x30)
-        }
-        i += count
-        return value
-    }
-
-    /// Reads every digit in a row; returns how many.
-    mutating func digits() -> Int {
-        let start = i
-        while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
-        return i - start
-    }
-
-    mutating func take(_ c: Character) -> Bool {
-        guard i < bytes.count, bytes[i] == c.asciiValue! else { return false }
-        i += 1
-        return true
-    }
 }
 
 /// Everything the finishing step adds to a PDF that cairo wrote. Fields left nil (or empty) leave
