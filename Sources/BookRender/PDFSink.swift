@@ -7,9 +7,10 @@ import CShim
 /// the very buffer the drawer handed cairo (cairo writes mime data in one call); for those bytes
 /// the digest takes the image's own content hash, its asset id, instead of hashing megabytes a
 /// second time, and a buffer backed by its file (`JPEGFileBytes`) is copied from that file in the
-/// kernel. Any other write is hashed byte by byte, and a write that covers only part of a
-/// file-backed buffer takes those bytes from the file, so the digest and the file always hold the
-/// content whichever way cairo writes it.
+/// kernel, by `ImageCopier` on a thread of its own while cairo writes on. Any other write is
+/// hashed byte by byte, and a write that covers only part of a file-backed buffer takes those
+/// bytes from the file, so the digest and the file always hold the content whichever way cairo
+/// writes it.
 final class PDFSink {
     /// What messages call the file: the PDF being made, not the temporary file it is written to.
     let path: String
@@ -20,6 +21,8 @@ final class PDFSink {
     private(set) var error: String?
     /// Cleared once the kernel refuses to copy between these files (another file system).
     private var kernelCopies = true
+    /// Copies the pictures passed through, on its own thread; made at the first.
+    private var copier: ImageCopier?
 
     init(_ url: URL, name: URL? = nil) throws {
         path = (name ?? url).path
@@ -29,7 +32,11 @@ final class PDFSink {
         file = f
     }
 
-    deinit { if let file { fclose(file) } }
+    deinit {
+        // The copier writes into the file: done before it is closed.
+        _ = copier?.finish()
+        if let file { fclose(file) }
+    }
 
     /// `bytes` (live until `forget`) hold the image whose content hash is `id`. With `source`,
     /// they stand for that open file's bytes (only its header is in memory).
@@ -43,7 +50,9 @@ final class PDFSink {
         let start = UnsafeRawPointer(data)
         if let image = known[start], image.count == length {
             digest.update(Data("<image \(image.id)>".utf8))
-            if let source = image.source { return copy(from: source, offset: 0, length: length, into: file) }
+            if let source = image.source {
+                return queueCopy(from: source, length: length, into: file) ?? copy(from: source, offset: 0, length: length, into: file)
+            }
             return put(start, length, into: file)
         }
         if let (base, image) = fileBacked(containing: start, length), let source = image.source {
@@ -57,9 +66,31 @@ final class PDFSink {
     func close() throws -> String {
         guard let f = file else { throw RenderError("\(path) was already closed") }
         file = nil
+        if let failure = copier?.finish(), error == nil { error = failure }
         if fclose(f) != 0, error == nil { error = String(cString: strerror(errno)) }
         if let error { throw RenderError("writing \(path) failed: \(error)") }
         return digest.finish()
+    }
+
+    /// Leaves a hole the picture's size in the file and has `copier` fill it from the picture's
+    /// file. Nil when the copier cannot take it: the caller copies it here.
+    private func queueCopy(from source: (descriptor: Int32, origin: String), length: Int,
+                           into file: UnsafeMutablePointer<FILE>) -> Bool? {
+        guard fflush(file) == 0 else {
+            error = String(cString: strerror(errno))
+            return false
+        }
+        let offset = ftello(file)
+        let copier = self.copier ?? ImageCopier(output: fileno(file))
+        self.copier = copier
+        guard offset >= 0, copier.copy(from: source.descriptor, origin: source.origin, length: length, to: offset) else {
+            return nil
+        }
+        guard fseeko(file, off_t(length), SEEK_CUR) == 0 else {
+            error = String(cString: strerror(errno))
+            return false
+        }
+        return true
     }
 
     private func put(_ bytes: UnsafeRawPointer, _ length: Int, into file: UnsafeMutablePointer<FILE>) -> Bool {

@@ -111,14 +111,71 @@ import BookTestSupport
         #expect(try Data(contentsOf: shm) == content + content)
     }
 
+    /// The copy runs beside the writes after it, so a picture cut short is reported when the sink
+    /// is closed, and the pictures queued after it are not copied.
     @Test func aFileThatShrankIsReportedNotPadded() throws {
         let dir = try temporaryDirectory("jpeg-shrunk")
         // Resolved at 20,000 bytes; the file now holds 10,000.
         let file = try FileStandIn(Data(repeating: 7, count: 10_000), in: dir, count: 20_000)
+        let later = try FileStandIn(Data(repeating: 9, count: 30_000), in: dir, name: "later.bin")
         let sink = try PDFSink(dir.appendingPathComponent("out.bin"))
         file.register(with: sink, origin: "images/src.jpg")
-        #expect(!file.write(to: sink))
-        #expect(sink.error?.contains("images/src.jpg got shorter") == true, "\(sink.error ?? "")")
+        later.register(with: sink, origin: "images/later.jpg")
+        _ = file.write(to: sink)
+        _ = later.write(to: sink)
+        let error = #expect(throws: RenderError.self) { try sink.close() }
+        #expect(error?.description.contains("images/src.jpg got shorter while it was copied") == true,
+                "\(error?.description ?? "")")
+    }
+
+    /// Pictures queued faster than they are copied (more than the copier keeps waiting), between
+    /// other writes and as the very last write, each land where cairo wrote them; the digest is
+    /// the one the same bytes written in place give.
+    @Test func picturesCopiedAlongsideTheOtherWritesLandWhereTheyWereWritten() throws {
+        let dir = try temporaryDirectory("jpeg-queue")
+        let count = ImageCopier.maximumPending * 3
+        let files = try (0..<count).map { i in
+            let size = 50_000 + (i % 5) * 400_000 + i
+            let content = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* (i + 3) &+ $0 >> 11) })
+            return (content, try FileStandIn(content, in: dir, name: "p\(i).bin"))
+        }
+        let out = dir.appendingPathComponent("out.bin")
+        let sink = try PDFSink(out)
+        let plainOut = dir.appendingPathComponent("plain.bin")
+        let plain = try PDFSink(plainOut)
+        var expected = Data()
+        for (i, (content, file)) in files.enumerated() {
+            file.register(with: sink)
+            let text = Data("obj \(i) stream\n".utf8)
+            _ = text.withUnsafeBytes { sink.write($0.bindMemory(to: UInt8.self).baseAddress!, text.count) }
+            #expect(file.write(to: sink))
+            _ = text.withUnsafeBytes { plain.write($0.bindMemory(to: UInt8.self).baseAddress!, text.count) }
+            let copy = UnsafeMutableRawPointer.allocate(byteCount: content.count, alignment: 16)
+            defer { copy.deallocate() }
+            content.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: content.count) }
+            plain.register(copy, count: content.count, id: "src")
+            _ = plain.write(copy.assumingMemoryBound(to: UInt8.self), content.count)
+            plain.forget(copy)
+            expected += text + content
+        }
+        let digest = try sink.close()
+        #expect(try Data(contentsOf: out) == expected)
+        #expect(try plain.close() == digest)
+    }
+
+    /// A sink dropped without being closed (an export that failed) waits for its copies before
+    /// its file is closed, and leaves no thread behind writing into a reused descriptor.
+    @Test func aSinkDroppedMidwayFinishesItsCopiesFirst() throws {
+        let dir = try temporaryDirectory("jpeg-dropped")
+        let content = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 5) })
+        let file = try FileStandIn(content, in: dir)
+        let out = dir.appendingPathComponent("out.bin")
+        do {
+            let sink = try PDFSink(out)
+            file.register(with: sink)
+            for _ in 0..<4 { #expect(file.write(to: sink)) }
+        }
+        #expect(try Data(contentsOf: out) == content + content + content + content)
     }
 
     /// End to end: a JPEG whose header crosses the 64 KiB read-ahead goes into the PDF byte for byte.

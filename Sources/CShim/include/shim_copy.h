@@ -8,4 +8,11 @@
    what the call returns; errno is left as it sets it. */
 ssize_t shim_copy_file_range(int in, off_t *in_offset, int out, size_t length);
 
+/* The same to `out` at `*out_offset` (advanced), leaving its file position alone. */
+ssize_t shim_copy_file_range_at(int in, off_t *in_offset, int out, off_t *out_offset, size_t length);
+
+/* sync_file_range(2) with SYNC_FILE_RANGE_WRITE (also _GNU_SOURCE only): starts writing the
+   range's dirty pages to disk without waiting for them. */
+int shim_start_writeback(int fd, off_t offset, off_t length);
+
 #endif
