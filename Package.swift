@@ -25,8 +25,9 @@ let package = Package(
             linkerSettings: ["jpeg", "png16", "pangoft2-1.0", "pangocairo-1.0", "pango-1.0", "fontconfig",
                              "gobject-2.0", "glib-2.0", "nettle", "xxhash", "dl"].map { .linkedLibrary($0) }
         ),
-        // qpdf's C API: the finishing step writes what cairo cannot (TrimBox/BleedBox, outline, labels).
-        .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
+        // qpdf's C API (libqpdf-dev): the finishing step writes what cairo cannot (TrimBox/BleedBox,
+        // outline, labels). libqpdf is loaded when first needed, not linked (see qpdf_loaded.h).
+        .target(name: "CQPDF", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "BookModel"),
         .target(name: "BookConfig", dependencies: ["BookModel"]),
         .target(name: "BookResolve", dependencies: ["BookModel", "BookConfig", "CShim", "CGraphics"]),

@@ -60,6 +60,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         do {
+            PDFFinisher.prepare()
             let book = fillMissing ? try illustrate.fill(self.book) : self.book
             let pipeline = Pipeline(theme: theme, strict: strict, profile: profile, threads: workers)
             let loaded = try pipeline.load(book)
