@@ -21,11 +21,14 @@ final class PDFSink {
     private(set) var error: String?
     /// Cleared once the kernel refuses to copy between these files (another file system).
     private var kernelCopies = true
+    private let copiesOnAThread: Bool
     /// Copies the pictures passed through, on its own thread; made at the first.
     private var copier: ImageCopier?
 
-    init(_ url: URL, name: URL? = nil) throws {
+    /// `copyingOnAThread`: pictures are copied by an `ImageCopier`; without, here as cairo writes them.
+    init(_ url: URL, name: URL? = nil, copyingOnAThread: Bool = true) throws {
         path = (name ?? url).path
+        copiesOnAThread = copyingOnAThread
         guard let f = fopen(url.path, "wb") else {
             throw RenderError("cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
@@ -76,6 +79,7 @@ final class PDFSink {
     /// file. Nil when the copier cannot take it: the caller copies it here.
     private func queueCopy(from source: (descriptor: Int32, origin: String), length: Int,
                            into file: UnsafeMutablePointer<FILE>) -> Bool? {
+        guard copiesOnAThread else { return nil }
         guard fflush(file) == 0 else {
             error = String(cString: strerror(errno))
             return false

@@ -13,15 +13,20 @@ public enum PDFWriter {
 
     /// `pages`: physical page numbers to write (all when nil).
     /// `opaque`: draw without transparency (for CMYK print; see `PageDrawer`).
-    public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, opaque: Bool = false) throws {
-        try AtomicOutput.write(to: url) { tmp in _ = try draw(tree, into: tmp, pages: pages, opaque: opaque, for: url) }
+    /// `threads`: 1 keeps the work on this thread (pictures copied here, see `PDFSink`).
+    public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, opaque: Bool = false,
+                             threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        try AtomicOutput.write(to: url) { tmp in
+            _ = try draw(tree, into: tmp, pages: pages, opaque: opaque, for: url, threads: threads)
+        }
     }
 
     /// Writes the PDF to `file` (not atomically: for a caller that finishes it in place) and
     /// returns a digest of its content (`ContentHash`), the basis of the document's `/ID`.
     /// Errors name `target`, the PDF `file` will become.
-    static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool, for target: URL) throws -> String {
-        let stream = try PDFPageStream(into: file, for: target, document: PDFDocument(tree), opaque: opaque)
+    static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool, for target: URL,
+                     threads: Int) throws -> String {
+        let stream = try PDFPageStream(into: file, for: target, document: PDFDocument(tree), opaque: opaque, threads: threads)
         for page in tree.pages where pages?.contains(page.number) ?? true {
             try stream.draw(page)
         }
@@ -68,10 +73,11 @@ final class PDFPageStream {
     private let cr: OpaquePointer
 
     /// `text`: glyph runs for the texts helper threads laid out, Pango for the others; both give
-    /// the same bytes (a test holds them to it).
+    /// the same bytes (a test holds them to it). `threads`: above 1, pictures are copied into the
+    /// file on a thread of their own.
     init(into file: URL, for target: URL, document: PDFDocument, opaque: Bool,
-         text: PageDrawer.TextDrawing = .glyphRunsWhereMade) throws {
-        sink = try PDFSink(file, name: target)
+         text: PageDrawer.TextDrawing = .glyphRunsWhereMade, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        sink = try PDFSink(file, name: target, copyingOnAThread: threads > 1)
         self.document = document
         let media = document.geometry.mediaSize(trim: document.trim)
         drawer = PageDrawer(images: PDFImageSources(sink: sink), opaque: opaque, text: text)

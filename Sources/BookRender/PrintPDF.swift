@@ -7,19 +7,21 @@ import BookLayout
 /// viewer preferences), and a CMYK profile converts the result to PDF/X. Every step writes beside
 /// the target and renames, so the target is either the old file or the finished new one.
 public enum PrintPDF {
-    public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, profile: PrintProfile? = nil) throws {
+    /// `threads`: 1 keeps the drawing's work on this thread.
+    public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, profile: PrintProfile? = nil,
+                             threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         let plan = finishingPlan(tree, pages: pages, profile: profile)
         guard let profile, profile.isCMYK else {
             // Drawn and finished in the same temporary file: the pictures are written once.
             try AtomicOutput.write(to: url) { tmp in
-                let digest = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: false, for: url)
+                let digest = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: false, for: url, threads: threads)
                 try PDFFinisher.finishInPlace(tmp, plan: plan, contentDigest: digest)
             }
             return
         }
         let drawn = AtomicOutput.temporaryPath(for: url).appendingPathExtension("cairo.pdf")
         defer { unlink(drawn.path) }
-        try PDFWriter.write(tree, to: drawn, pages: pages, opaque: true)
+        try PDFWriter.write(tree, to: drawn, pages: pages, opaque: true, threads: threads)
         let finished = AtomicOutput.temporaryPath(for: url).appendingPathExtension("rgb.pdf")
         defer { unlink(finished.path) }
         try PDFFinisher.finish(drawn, plan: plan, to: finished)
@@ -30,11 +32,11 @@ public enum PrintPDF {
     /// finishes the PDF: for a book without a print profile, written whole. `layout` lays the book
     /// out, calling its argument with each page in order, and returns the page tree; when it
     /// throws, nothing is written.
-    public static func write(to url: URL, document: PDFDocument,
+    public static func write(to url: URL, document: PDFDocument, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                              layout: (_ drawPage: (PageNode) throws -> Void) throws -> PageTree) throws -> PageTree {
         var laidOut: PageTree?
         try AtomicOutput.write(to: url) { tmp in
-            let stream = try PDFPageStream(into: tmp, for: url, document: document, opaque: false)
+            let stream = try PDFPageStream(into: tmp, for: url, document: document, opaque: false, threads: threads)
             let tree = try layout { try stream.draw($0) }
             let digest = try stream.close()
             try PDFFinisher.finishInPlace(tmp, plan: finishingPlan(tree, pages: nil, profile: nil), contentDigest: digest)

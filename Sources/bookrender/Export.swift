@@ -43,7 +43,7 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: "Write a JSON report (pages, placeholders, warnings) to this file.")
     var report: String?
 
-    @Option(name: .long, help: "Threads the export uses to read images, lay out long texts and rasterize PNG pages (default: one per core). The files are the same whatever the number.")
+    @Option(name: .long, help: "Threads the export uses to read images, lay out long texts, copy pictures into the PDF and rasterize PNG pages (default: one per core). The files are the same whatever the number.")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(name: .long, help: "First generate the missing illustrations (as `bookrender illustrate` does).")
@@ -60,7 +60,8 @@ struct Export: ParsableCommand {
 
     func run() throws {
         do {
-            PDFFinisher.prepare()
+            // With one worker, everything stays on this thread (a batch runs its exports so).
+            if workers > 1 { PDFFinisher.prepare() }
             let book = fillMissing ? try illustrate.fill(self.book) : self.book
             let pipeline = Pipeline(theme: theme, strict: strict, profile: profile, threads: workers)
             let loaded = try pipeline.load(book)
@@ -75,7 +76,7 @@ struct Export: ParsableCommand {
                 selected = nil
                 let document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: resolved.book.title,
                                            author: resolved.book.author, created: resolved.book.created)
-                tree = try PrintPDF.write(to: pdf, document: document) { drawPage in
+                tree = try PrintPDF.write(to: pdf, document: document, threads: workers) { drawPage in
                     // Without PNGs to draw afterwards, a drawn page's text need not stay in memory.
                     let tree = try pipeline.layout(resolved, resources: resources, keepingText: png != nil, eachPage: drawPage)
                     try report(tree, loaded)
@@ -93,7 +94,7 @@ struct Export: ParsableCommand {
                             + "fix them, or pass --force to write the PDF anyway")
                     }
                 }
-                try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile)
+                try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile, threads: workers)
             }
             var summary = "wrote \(output) (\(selected?.count ?? tree.pages.count) pages)"
             if let png {

@@ -111,14 +111,14 @@ import BookTestSupport
         #expect(try Data(contentsOf: shm) == content + content)
     }
 
-    /// The copy runs beside the writes after it, so a picture cut short is reported when the sink
-    /// is closed, and the pictures queued after it are not copied.
-    @Test func aFileThatShrankIsReportedNotPadded() throws {
+    /// On a thread of its own the copy runs beside the writes after it, so a picture cut short is
+    /// reported when the sink is closed either way.
+    @Test(arguments: [true, false]) func aFileThatShrankIsReportedNotPadded(copyingOnAThread: Bool) throws {
         let dir = try temporaryDirectory("jpeg-shrunk")
         // Resolved at 20,000 bytes; the file now holds 10,000.
         let file = try FileStandIn(Data(repeating: 7, count: 10_000), in: dir, count: 20_000)
         let later = try FileStandIn(Data(repeating: 9, count: 30_000), in: dir, name: "later.bin")
-        let sink = try PDFSink(dir.appendingPathComponent("out.bin"))
+        let sink = try PDFSink(dir.appendingPathComponent("out.bin"), copyingOnAThread: copyingOnAThread)
         file.register(with: sink, origin: "images/src.jpg")
         later.register(with: sink, origin: "images/later.jpg")
         _ = file.write(to: sink)
@@ -129,9 +129,9 @@ import BookTestSupport
     }
 
     /// Pictures queued faster than they are copied (more than the copier keeps waiting), between
-    /// other writes and as the very last write, each land where cairo wrote them; the digest is
-    /// the one the same bytes written in place give.
-    @Test func picturesCopiedAlongsideTheOtherWritesLandWhereTheyWereWritten() throws {
+    /// other writes and as the very last write, each land where cairo wrote them, on a thread of
+    /// their own or not (`--workers 1`); the digest is the one the same bytes written in place give.
+    @Test(arguments: [true, false]) func picturesCopiedAlongsideTheOtherWritesLandWhereTheyWereWritten(copyingOnAThread: Bool) throws {
         let dir = try temporaryDirectory("jpeg-queue")
         let count = ImageCopier.maximumPending * 3
         let files = try (0..<count).map { i in
@@ -140,7 +140,7 @@ import BookTestSupport
             return (content, try FileStandIn(content, in: dir, name: "p\(i).bin"))
         }
         let out = dir.appendingPathComponent("out.bin")
-        let sink = try PDFSink(out)
+        let sink = try PDFSink(out, copyingOnAThread: copyingOnAThread)
         let plainOut = dir.appendingPathComponent("plain.bin")
         let plain = try PDFSink(plainOut)
         var expected = Data()
