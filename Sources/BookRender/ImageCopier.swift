@@ -1,9 +1,10 @@
 import Foundation
 import CShim
 
-/// Copies the pictures passed through into the PDF on a thread of its own, while cairo goes on
-/// writing the pages after them. `PDFSink` leaves a hole the picture's size where it goes and
-/// queues the copy; the file is complete once `finish` returns.
+/// Copies the pictures passed through into the PDF, in the kernel where it can (copy_file_range),
+/// on a thread of its own while cairo goes on writing the pages after them. `PDFSink` leaves a hole
+/// the picture's size where it goes and queues the copy; the file is complete once `finish`
+/// returns. With one worker, `copyHere` does the same on the caller's thread.
 ///
 /// Each picture's writeback is started as soon as it is copied (`sync_file_range`, no waiting for
 /// the disk). Left to the end, ext4 (`auto_da_alloc`) allocates and submits the whole file when the
@@ -51,6 +52,14 @@ final class ImageCopier: @unchecked Sendable {
         condition.unlock()
         if start { Thread.detachNewThread { self.run() } }
         return true
+    }
+
+    /// Copies on the calling thread, once the copies queued are done; the failure's message, if any.
+    func copyHere(from descriptor: Int32, origin: String, length: Int, to offset: off_t) -> String? {
+        condition.lock()
+        while head < queue.count || busy { condition.wait() }
+        condition.unlock()
+        return transfer(Job(source: descriptor, origin: origin, length: length, offset: offset))
     }
 
     /// Waits for every copy queued and ends the thread; the first failure's message, if any.

@@ -19,13 +19,11 @@ final class PDFSink {
     private struct Known { var count: Int; var id: String; var source: (descriptor: Int32, origin: String)? }
     private var known: [UnsafeRawPointer: Known] = [:]
     private(set) var error: String?
-    /// Cleared once the kernel refuses to copy between these files (another file system).
-    private var kernelCopies = true
     private let copiesOnAThread: Bool
-    /// Copies the pictures passed through, on its own thread; made at the first.
+    /// Copies the pictures passed through, on its thread or on this one; made at the first.
     private var copier: ImageCopier?
 
-    /// `copyingOnAThread`: pictures are copied by an `ImageCopier`; without, here as cairo writes them.
+    /// `copyingOnAThread`: pictures are copied on the `ImageCopier`'s thread; without, as cairo writes them.
     init(_ url: URL, name: URL? = nil, copyingOnAThread: Bool = true) throws {
         path = (name ?? url).path
         copiesOnAThread = copyingOnAThread
@@ -53,9 +51,7 @@ final class PDFSink {
         let start = UnsafeRawPointer(data)
         if let image = known[start], image.count == length {
             digest.update(Data("<image \(image.id)>".utf8))
-            if let source = image.source {
-                return queueCopy(from: source, length: length, into: file) ?? copy(from: source, offset: 0, length: length, into: file)
-            }
+            if let source = image.source { return copyPicture(from: source, length: length, into: file) }
             return put(start, length, into: file)
         }
         if let (base, image) = fileBacked(containing: start, length), let source = image.source {
@@ -76,10 +72,9 @@ final class PDFSink {
     }
 
     /// Leaves a hole the picture's size in the file and has `copier` fill it from the picture's
-    /// file. Nil when the copier cannot take it: the caller copies it here.
-    private func queueCopy(from source: (descriptor: Int32, origin: String), length: Int,
-                           into file: UnsafeMutablePointer<FILE>) -> Bool? {
-        guard copiesOnAThread else { return nil }
+    /// file: on the copier's thread, or here with one worker (or no descriptor left to give it).
+    private func copyPicture(from source: (descriptor: Int32, origin: String), length: Int,
+                             into file: UnsafeMutablePointer<FILE>) -> Bool {
         guard fflush(file) == 0 else {
             error = String(cString: strerror(errno))
             return false
@@ -87,8 +82,10 @@ final class PDFSink {
         let offset = ftello(file)
         let copier = self.copier ?? ImageCopier(output: fileno(file))
         self.copier = copier
-        guard offset >= 0, copier.copy(from: source.descriptor, origin: source.origin, length: length, to: offset) else {
-            return nil
+        let queued = copiesOnAThread && copier.copy(from: source.descriptor, origin: source.origin, length: length, to: offset)
+        if !queued, let problem = copier.copyHere(from: source.descriptor, origin: source.origin, length: length, to: offset) {
+            error = problem
+            return false
         }
         guard fseeko(file, off_t(length), SEEK_CUR) == 0 else {
             error = String(cString: strerror(errno))
@@ -112,32 +109,9 @@ final class PDFSink {
         return nil
     }
 
-    /// `length` bytes of the source file from `offset` to the end of the PDF: copy_file_range,
-    /// or reads and writes where the kernel cannot copy between the two files.
-    private func copy(from source: (descriptor: Int32, origin: String), offset: Int, length: Int,
-                      into file: UnsafeMutablePointer<FILE>) -> Bool {
-        guard fflush(file) == 0 else {
-            error = String(cString: strerror(errno))
-            return false
-        }
-        var position = off_t(offset)
-        var remaining = length
-        while remaining > 0 && kernelCopies {
-            let copied = shim_copy_file_range(source.descriptor, &position, fileno(file), remaining)
-            if copied > 0 { remaining -= copied; continue }
-            if copied < 0 && errno == EINTR { continue }
-            if copied < 0 && [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF].contains(errno) {
-                kernelCopies = false
-                break
-            }
-            return failed(copied, source)
-        }
-        return remaining == 0 || copyHashing(from: source, offset: Int(position), length: remaining, into: file, hashing: false)
-    }
-
-    /// Reads the bytes from the source file and writes them; `hashing` also adds them to the digest.
+    /// Reads the bytes from the source file, adds them to the digest and writes them.
     private func copyHashing(from source: (descriptor: Int32, origin: String), offset: Int, length: Int,
-                             into file: UnsafeMutablePointer<FILE>, hashing: Bool = true) -> Bool {
+                             into file: UnsafeMutablePointer<FILE>) -> Bool {
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: min(max(length, 1), chunk), alignment: 16)
         defer { buffer.deallocate() }
@@ -145,18 +119,14 @@ final class PDFSink {
         while done < length {
             let got = pread(source.descriptor, buffer, min(chunk, length - done), off_t(offset + done))
             if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return failed(got, source) }
-            if hashing { digest.update(UnsafeRawBufferPointer(start: buffer, count: got)) }
+            guard got > 0 else {
+                error = ImageCopier.message(got, source.origin)
+                return false
+            }
+            digest.update(UnsafeRawBufferPointer(start: buffer, count: got))
             guard put(buffer, got, into: file) else { return false }
             done += got
         }
         return true
-    }
-
-    private func failed(_ result: Int, _ source: (descriptor: Int32, origin: String)) -> Bool {
-        error = result == 0
-            ? "\(source.origin) got shorter while it was copied into the PDF; render again once the file is complete"
-            : "reading \(source.origin): \(String(cString: strerror(errno)))"
-        return false
     }
 }

@@ -3,10 +3,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-ssize_t shim_copy_file_range(int in, off_t *in_offset, int out, size_t length) {
-    return copy_file_range(in, in_offset, out, NULL, length, 0);
-}
-
 ssize_t shim_copy_file_range_at(int in, off_t *in_offset, int out, off_t *out_offset, size_t length) {
     return copy_file_range(in, in_offset, out, out_offset, length, 0);
 }

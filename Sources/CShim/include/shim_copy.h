@@ -4,11 +4,8 @@
 #include <sys/types.h>
 
 /* copy_file_range(2), which glibc declares only under _GNU_SOURCE (out of Swift's sight):
-   `length` bytes from `in` at `*in_offset` (advanced) to `out` at its file position. Returns
-   what the call returns; errno is left as it sets it. */
-ssize_t shim_copy_file_range(int in, off_t *in_offset, int out, size_t length);
-
-/* The same to `out` at `*out_offset` (advanced), leaving its file position alone. */
+   `length` bytes from `in` at `*in_offset` to `out` at `*out_offset` (both advanced), leaving
+   the files' positions alone. Returns what the call returns; errno is left as it sets it. */
 ssize_t shim_copy_file_range_at(int in, off_t *in_offset, int out, off_t *out_offset, size_t length);
 
 /* sync_file_range(2) with SYNC_FILE_RANGE_WRITE (also _GNU_SOURCE only): starts writing the
