@@ -15,24 +15,39 @@ VENV = os.path.join(HERE, ".venv", "bin")
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 
 
+def run_once(cmd, cwd=None, before=None):
+    """Wall time (s) and peak RSS (MiB) of one run; `before` runs untimed first, then `sync`."""
+    if before: before()
+    # Untimed: what the previous run (or the previous tool) wrote reaches the disk first, so
+    # its writeback is not charged to this run. Every tool gets the same.
+    os.sync()
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
+        start = time.perf_counter()
+        p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", t.name] + cmd, cwd=cwd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wall = time.perf_counter() - start
+        if p.returncode != 0:
+            raise SystemExit(f"failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr[-2000:]}")
+        return wall, int(t.read().strip().splitlines()[-1]) / 1024
+
+
+def timed_together(jobs, runs=RUNS):
+    """Median wall time (s) and median peak RSS (MiB) of each job, a (cmd, cwd, before) triple.
+    Each round runs every job once, the order turned by one each round: the runs of the things
+    compared are interleaved, so a slow spell of a shared machine falls on all of them alike
+    instead of on whichever ran during it."""
+    walls, rss = [[] for _ in jobs], [[] for _ in jobs]
+    for r in range(runs):
+        order = list(range(len(jobs)))
+        for i in order[r % len(jobs):] + order[:r % len(jobs)]:
+            wall, peak = run_once(*jobs[i])
+            walls[i].append(wall)
+            rss[i].append(peak)
+    return [(statistics.median(w), statistics.median(m)) for w, m in zip(walls, rss)]
+
+
 def timed(cmd, cwd=None, runs=RUNS, before=None):
-    """Median wall time (s) and median peak RSS (MiB) of `runs` runs; `before` runs untimed first
-    each time, then `sync`."""
-    walls, rss = [], []
-    for _ in range(runs):
-        if before: before()
-        # Untimed: what the previous run (or the previous tool) wrote reaches the disk first, so
-        # its writeback is not charged to this run. Every tool gets the same.
-        os.sync()
-        with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
-            start = time.perf_counter()
-            p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", t.name] + cmd, cwd=cwd,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            walls.append(time.perf_counter() - start)
-            if p.returncode != 0:
-                raise SystemExit(f"failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr[-2000:]}")
-            rss.append(int(t.read().strip().splitlines()[-1]) / 1024)
-    return statistics.median(walls), statistics.median(rss)
+    return timed_together([(cmd, cwd, before)], runs)[0]
 
 
 def pages(pdf):
@@ -62,16 +77,15 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     rows, results = [], {"runs": RUNS, "tools": {t: version(t) for t in ("bookrender", "WeasyPrint", "Typst")}}
     print(f"runs per measurement: {RUNS} (median)", file=sys.stderr)
+    tools = ("bookrender", "WeasyPrint", "Typst")
     for book in ("picture", "memoir"):
-        base = None
-        for tool in ("bookrender", "WeasyPrint", "Typst"):
-            pdf = os.path.join(OUT, f"{book}-{tool}.pdf")
-            cmd, cwd = render(tool, book, pdf)
-            print(f"  {book} with {tool}…", file=sys.stderr)
-            wall, rss = timed(cmd, cwd)
+        print(f"  {book} with {', '.join(tools)}, runs interleaved…", file=sys.stderr)
+        pdfs = [os.path.join(OUT, f"{book}-{tool}.pdf") for tool in tools]
+        measured = timed_together([render(tool, book, pdf) + (None,) for tool, pdf in zip(tools, pdfs)])
+        base = measured[0][0]
+        for tool, pdf, (wall, rss) in zip(tools, pdfs, measured):
             n = pages(pdf)
             size = os.path.getsize(pdf) / 2**20
-            if tool == "bookrender": base = wall
             rows.append((book, tool, wall, rss, size, n, n / wall, wall / base))
     results["pdf"] = rows
 
@@ -82,14 +96,19 @@ def main():
     results["floor"] = {"seconds": floor, "jpegBytes": jpeg_bytes}
     br_pdf = os.path.getsize(os.path.join(OUT, "picture-bookrender.pdf"))
 
-    # PNG pages at 150 dpi: the export with --png, less the same export without it.
+    # PNG pages at 150 dpi: the export with --png, less the same export without it, the three
+    # interleaved.
     png = {}
-    pdf_only = next(r[2] for r in rows if r[0] == "picture" and r[1] == "bookrender")
+    picture = os.path.join(CORPUS, "picture", "book.json")
+    png_jobs = [([BIN, "export", picture, "-o", os.path.join(OUT, "png.pdf")], None, None)]
     for w in (1, 2):
         d = os.path.join(OUT, f"png-{w}")
-        wall, rss = timed([BIN, "export", os.path.join(CORPUS, "picture", "book.json"), "-o", os.path.join(OUT, "png.pdf"),
-                           "--png", d, "--dpi", "150", "--workers", str(w)], before=lambda: shutil.rmtree(d, ignore_errors=True))
-        n = len(glob.glob(os.path.join(d, "page-*.png")))
+        png_jobs.append(([BIN, "export", picture, "-o", os.path.join(OUT, "png.pdf"), "--png", d, "--dpi", "150",
+                          "--workers", str(w)], None, lambda d=d: shutil.rmtree(d, ignore_errors=True)))
+    print("  PNG pages with 1 and 2 workers, runs interleaved…", file=sys.stderr)
+    (pdf_only, _), *with_png = timed_together(png_jobs)
+    for w, (wall, rss) in zip((1, 2), with_png):
+        n = len(glob.glob(os.path.join(OUT, f"png-{w}", "page-*.png")))
         png[w] = {"seconds": wall, "pngSeconds": max(wall - pdf_only, 1e-9), "pages": n, "rssMiB": rss}
     d = os.path.join(OUT, "pdftocairo")
     os.makedirs(d, exist_ok=True)
@@ -98,10 +117,11 @@ def main():
     results["png"] = {"workers": png, "pdftocairoSecondsPerPage": pc / 3}
 
     batch = {}
-    for jobs in (1, 2):
-        d = os.path.join(OUT, f"batch-{jobs}")
-        wall, rss = timed([BIN, "batch", os.path.join(CORPUS, "batch"), "--output-dir", d, "--jobs", str(jobs)],
-                          runs=RUNS, before=lambda: shutil.rmtree(d, ignore_errors=True))
+    batch_dirs = {jobs: os.path.join(OUT, f"batch-{jobs}") for jobs in (1, 2)}
+    print("  batch with --jobs 1 and 2, runs interleaved…", file=sys.stderr)
+    measured = timed_together([([BIN, "batch", os.path.join(CORPUS, "batch"), "--output-dir", d, "--jobs", str(jobs)], None,
+                                lambda d=d: shutil.rmtree(d, ignore_errors=True)) for jobs, d in batch_dirs.items()])
+    for (jobs, d), (wall, rss) in zip(batch_dirs.items(), measured):
         batch[jobs] = {"seconds": wall, "pages": sum(pages(p) for p in glob.glob(os.path.join(d, "*.pdf"))),
                        "books": len(glob.glob(os.path.join(d, "*.pdf")))}
     results["batch"] = batch
@@ -117,7 +137,7 @@ def main():
         lines.append(f"| {book} | {tool} | {wall:.2f} | {rss:.0f} | {size:.1f} | {n} | {pps:.1f} | {ratio:.1f}× |")
     lines.append("")
     lines.append(f"Floor (read the picture book's {len(jpegs)} JPEGs, {jpeg_bytes / 2**20:.1f} MiB, and write them to one file): "
-                 f"{floor:.2f} s; bookrender picture-book PDF = {pdf_only / floor:.1f}× the floor; "
+                 f"{floor:.2f} s; bookrender picture-book PDF = {rows[0][2] / floor:.1f}× the floor; "
                  f"PDF size = {br_pdf / jpeg_bytes:.3f}× the JPEG bytes.")
     for w, v in png.items():
         lines.append(f"PNG at 150 dpi, {w} worker(s): {v['pages']} pages in {v['pngSeconds']:.2f} s beyond the PDF "
