@@ -29,7 +29,7 @@ final class ImageCopier: @unchecked Sendable {
     private var started = false
     private var busy = false
     private var ended = false
-    private var failure: String?
+    private var firstFailure: String?
     /// Cleared once the kernel refuses to copy between these files (another file system).
     private var kernelCopies = true
 
@@ -54,6 +54,13 @@ final class ImageCopier: @unchecked Sendable {
         return true
     }
 
+    /// The first copy that failed so far, if any: the sink stops taking pages once one has.
+    var failure: String? {
+        condition.lock()
+        defer { condition.unlock() }
+        return firstFailure
+    }
+
     /// Copies on the calling thread, once the copies queued are done; the failure's message, if any.
     func copyHere(from descriptor: Int32, origin: String, length: Int, to offset: off_t) -> String? {
         condition.lock()
@@ -70,7 +77,7 @@ final class ImageCopier: @unchecked Sendable {
         while head < queue.count || busy { condition.wait() }
         ended = true
         condition.broadcast()
-        return failure
+        return firstFailure
     }
 
     private func run() {
@@ -82,7 +89,7 @@ final class ImageCopier: @unchecked Sendable {
             head += 1
             if head == queue.count { queue.removeAll(keepingCapacity: true); head = 0 }
             busy = true
-            let skip = failure != nil
+            let skip = firstFailure != nil
             condition.broadcast()
             condition.unlock()
 
@@ -90,7 +97,7 @@ final class ImageCopier: @unchecked Sendable {
             close(job.source)
 
             condition.lock()
-            if failure == nil { failure = problem }
+            if firstFailure == nil { firstFailure = problem }
             busy = false
             condition.broadcast()
         }

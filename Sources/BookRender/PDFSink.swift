@@ -82,6 +82,11 @@ final class PDFSink {
         let offset = ftello(file)
         let copier = self.copier ?? ImageCopier(output: fileno(file))
         self.copier = copier
+        // A picture that could not be copied fails the PDF: no need to draw the pages after it.
+        if let failure = copier.failure {
+            error = failure
+            return false
+        }
         let queued = copiesOnAThread && copier.copy(from: source.descriptor, origin: source.origin, length: length, to: offset)
         if !queued, let problem = copier.copyHere(from: source.descriptor, origin: source.origin, length: length, to: offset) {
             error = problem
