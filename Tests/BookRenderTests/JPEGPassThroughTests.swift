@@ -69,7 +69,7 @@ import BookTestSupport
         let sink = try PDFSink(out)
         file.register(with: sink)
         let head = Data("head".utf8)
-        _ = head.withUnsafeBytes { sink.write($0.bindMemory(to: UInt8.self).baseAddress!, head.count) }
+        sink.write(head)
         #expect(file.write(to: sink))
         #expect(file.write(to: sink, offset: 1000, length: 5000))
         let partDigest = try sink.close()
@@ -79,13 +79,9 @@ import BookTestSupport
         // as its id either way).
         let plainOut = dir.appendingPathComponent("plain.bin")
         let plain = try PDFSink(plainOut)
-        let copy = UnsafeMutableRawPointer.allocate(byteCount: content.count, alignment: 16)
-        defer { copy.deallocate() }
-        content.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: content.count) }
-        plain.register(copy, count: content.count, id: "src")
-        _ = head.withUnsafeBytes { plain.write($0.bindMemory(to: UInt8.self).baseAddress!, head.count) }
-        _ = plain.write(copy.assumingMemoryBound(to: UInt8.self), content.count)
-        _ = content[1000..<6000].withUnsafeBytes { plain.write($0.bindMemory(to: UInt8.self).baseAddress!, 5000) }
+        plain.write(head)
+        plain.writePicture(content, id: "src")
+        plain.write(content[1000..<6000])
         #expect(try plain.close() == partDigest)
     }
 
@@ -155,15 +151,10 @@ import BookTestSupport
         for (i, (content, file)) in files.enumerated() {
             file.register(with: sink)
             let text = Data("obj \(i) stream\n".utf8)
-            _ = text.withUnsafeBytes { sink.write($0.bindMemory(to: UInt8.self).baseAddress!, text.count) }
+            sink.write(text)
             #expect(file.write(to: sink))
-            _ = text.withUnsafeBytes { plain.write($0.bindMemory(to: UInt8.self).baseAddress!, text.count) }
-            let copy = UnsafeMutableRawPointer.allocate(byteCount: content.count, alignment: 16)
-            defer { copy.deallocate() }
-            content.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: content.count) }
-            plain.register(copy, count: content.count, id: "src")
-            _ = plain.write(copy.assumingMemoryBound(to: UInt8.self), content.count)
-            plain.forget(copy)
+            plain.write(text)
+            plain.writePicture(content, id: "src")
             expected += text + content
         }
         let digest = try sink.close()
@@ -238,5 +229,23 @@ private final class FileStandIn {
     /// Has the sink write `length` bytes of the buffer from `offset` (all of it by default).
     func write(to sink: PDFSink, offset: Int = 0, length: Int? = nil) -> Bool {
         sink.write((bytes + offset).assumingMemoryBound(to: UInt8.self), length ?? count)
+    }
+}
+
+private extension PDFSink {
+    /// Writes `data` as cairo writes any bytes of its own.
+    @discardableResult func write(_ data: Data) -> Bool {
+        data.withUnsafeBytes { write($0.bindMemory(to: UInt8.self).baseAddress!, data.count) }
+    }
+
+    /// Writes `picture` as cairo writes a JPEG held in memory: from a buffer the sink knows by the
+    /// image's `id`, in one write.
+    @discardableResult func writePicture(_ picture: Data, id: String) -> Bool {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: picture.count, alignment: 16)
+        defer { buffer.deallocate() }
+        picture.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: picture.count) }
+        register(buffer, count: picture.count, id: id)
+        defer { forget(buffer) }
+        return write(buffer.assumingMemoryBound(to: UInt8.self), picture.count)
     }
 }
