@@ -10,4 +10,5 @@
 #include "shim_copy.h"
 #include "shim_pango_metrics.h"
 #include "shim_http.h"
+#include "shim_shape_cache.h"
 #endif
