@@ -36,7 +36,11 @@ public struct BookLayouter {
 
     private func layout<E: Error>(_ book: ResolvedBook, handingOver eachPage: @escaping (PageNode) throws(E) -> Void) throws(E) -> PageTree {
         if textThreads > 1 {
-            TextPrefetch.start(TextPrefetch.requests(book, typesetter: typesetter), on: typesetter, threads: textThreads)
+            // Texts laid out ahead need only be drawn when a page's text leaves the tree once it is
+            // handed over, and pages are handed over as they come: not for a print profile's book,
+            // laid out again (from the same texts) when its gutter grows.
+            TextPrefetch.start(TextPrefetch.requests(book, typesetter: typesetter), on: typesetter, threads: textThreads,
+                               glyphsOnly: !keepsHandedOverText && book.profile == nil)
         }
         // Also when a page could not be drawn: the helpers stop taking texts.
         defer { typesetter.finishPrepared() }

@@ -43,11 +43,15 @@ enum TextPrefetch {
 
     /// Starts laying out `requests` on helper threads, `threads` in all counting this one, and
     /// leaves them with `typesetter`, which waits for (or makes) each when it is asked for.
-    static func start(_ requests: [TextRequest], on typesetter: Typesetter, threads: Int) {
+    /// `glyphsOnly`: the layouts are only drawn, from their glyph runs, and dropped once drawn;
+    /// a helper then frees each one's Pango objects itself before handing it over, and the
+    /// queue lets go of a layout once it has handed it over, so a long book's texts are not all
+    /// held to the end.
+    static func start(_ requests: [TextRequest], on typesetter: Typesetter, threads: Int, glyphsOnly: Bool = false) {
         let total = requests.reduce(0) { $0 + $1.text.utf8.count }
         let helpers = min(threads, requests.count, max(1, total / (minimumTotalBytes / 2))) - 1
         guard helpers > 0 else { return }
-        let queue = PreparedTexts(requests)
+        let queue = PreparedTexts(requests, forgettingHandedOut: glyphsOnly)
         typesetter.prepared = queue
         let (fonts, language) = (typesetter.fonts, typesetter.language)
         for _ in 0..<helpers {
@@ -58,6 +62,7 @@ enum TextPrefetch {
                     let layout = helper.makeLayout(request)
                     // Made here, on the thread whose Pango objects the layout uses.
                     let drawable = layout.glyphLines != nil
+                    if drawable && glyphsOnly { layout.releasePango() }
                     queue.finished(request, drawable ? layout : nil)
                 }
                 queue.helperDone(helper)
@@ -78,9 +83,14 @@ final class PreparedTexts: @unchecked Sendable {
     /// Kept alive: their Pango objects are the ones the layouts they made use.
     private var helpers: [Typesetter] = []
 
-    init(_ requests: [TextRequest]) {
+    /// Drops a layout from `ready` once `layout(_:make:)` hands it out: a text asked for again is
+    /// laid out again.
+    private let forgetsHandedOut: Bool
+
+    init(_ requests: [TextRequest], forgettingHandedOut: Bool = false) {
         waiting = requests
         pending = Set(requests)
+        forgetsHandedOut = forgettingHandedOut
     }
 
     func helperStarted() { condition.withLock { running += 1 } }
@@ -123,7 +133,13 @@ final class PreparedTexts: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let layout = ready[request] { return layout }
+            if let layout = ready[request] {
+                if forgetsHandedOut {
+                    ready[request] = nil
+                    pending.remove(request)
+                }
+                return layout
+            }
             guard pending.contains(request) else { return nil }
             let own = started.insert(request).inserted ? request : takeNext()
             if let own {

@@ -46,8 +46,9 @@ struct Pipeline {
         var layouter = BookLayouter(typesetter: try typesetter(resolved, resources: resources), textThreads: threads)
         layouter.keepsHandedOverText = keepingText
         let tree = try layouter.layout(resolved, eachPage: eachPage)
-        // Its typesetter holds the texts laid out ahead: freeing them here would come between the
-        // last page and the finished PDF. Only `export` lays out this way, one book per process.
+        // Its typesetters hold Pango's fonts and, when pages keep their text, the texts laid out
+        // ahead: freeing them here would come between the last page and the finished PDF. Only
+        // `export` lays out this way, one book per process.
         LeftToExit.keep(layouter)
         return tree
     }

@@ -65,6 +65,50 @@ import BookTestSupport
         }
     }
 
+    /// How `export` lays out for a PDF: each page drawn as it comes, then its text let go. The
+    /// helper's layouts arrive as glyph runs without their Pango objects, the pages are the same
+    /// as one thread's, and no layout outlives the pages it was drawn on.
+    @Test func textHandedOverForDrawingIsGlyphsOnlyAndLetGo() throws {
+        let chapters = (1...6).map { n in
+            Page(type: .chapter, text: sampleProse(paragraphs: 30, seed: UInt64(n)), title: "Chapter \(n)")
+        }
+        let book = Book(kind: .memoir, title: "Let go", language: "en-US", theme: "memoir",
+                        format: BookFormat(trim: .preset("6x9")), pages: chapters)
+        let resolved = try TestPipeline.resolve(book)
+        final class Seen { weak var layout: TextLayout? }
+        func handOver(threads: Int) throws -> (pages: [[String]], seen: Int, freed: Bool, withoutPango: Int) {
+            var layouter = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: threads)
+            layouter.keepsHandedOverText = false
+            var pages: [[String]] = [], seen: [Seen] = [], withoutPango = 0
+            _ = layouter.layout(resolved) { page in
+                var lines: [String] = []
+                for case .text(let box) in page.items {
+                    lines += box.lines.map { box.layout.lines[$0].text }
+                    if !seen.contains(where: { $0.layout === box.layout }) {
+                        let s = Seen()
+                        s.layout = box.layout
+                        seen.append(s)
+                        if box.layout.pangoLine(0) == nil {
+                            withoutPango += 1
+                            #expect(box.layout.glyphLinesIfMade != nil, "a layout without Pango is drawn from its glyph runs")
+                        }
+                    }
+                }
+                pages.append(lines)
+            }
+            // While the layouter, its typesetter and the texts it laid out ahead are still alive.
+            let freed = withExtendedLifetime(layouter) { seen.allSatisfy { $0.layout == nil } }
+            return (pages, seen.count, freed, withoutPango)
+        }
+        let alone = try handOver(threads: 1)
+        let helped = try handOver(threads: 2)
+        #expect(helped.pages == alone.pages)
+        #expect(alone.withoutPango == 0)
+        #expect(helped.withoutPango > 0, "the helper's layouts come without Pango objects")
+        #expect(helped.seen >= 6)
+        #expect(helped.freed, "every layout is freed once its pages are drawn")
+    }
+
     final class Results: @unchecked Sendable {
         private let lock = NSLock()
         private var values: [[String]]
