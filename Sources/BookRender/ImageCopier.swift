@@ -6,10 +6,12 @@ import CShim
 /// the picture's size where it goes and queues the copy; the file is complete once `finish`
 /// returns. With one worker, `copyHere` does the same on the caller's thread.
 ///
-/// Each picture's writeback is started as soon as it is copied (`sync_file_range`, no waiting for
-/// the disk). Left to the end, ext4 (`auto_da_alloc`) allocates and submits the whole file when the
-/// finished PDF is renamed over an older one, on the thread that renames: about 30 ms for the
-/// 48 MB picture book. Here it is spread over the copies, beside the drawing.
+/// For a PDF that will replace an older file, each picture's writeback is started as soon as it is
+/// copied (`sync_file_range`, no waiting for the disk): left to the end, ext4 (`auto_da_alloc`)
+/// allocates and submits the whole file when the finished PDF is renamed over the older one, on
+/// the thread that renames, about 30 ms for the 48 MB picture book; here it is spread over the
+/// copies, beside the drawing. A new file is left to the kernel's writeback, as any other write:
+/// started here, it only made the export wait for the disk (the picture book 81 → 67 ms without).
 final class ImageCopier: @unchecked Sendable {
     /// Copies queued and not yet done at most; `copy` waits for room beyond that, so a book of
     /// thousands of pictures never holds thousands of open descriptors.
@@ -33,8 +35,14 @@ final class ImageCopier: @unchecked Sendable {
     /// Cleared once the kernel refuses to copy between these files (another file system).
     private var kernelCopies = true
 
+    private let startsWriteback: Bool
+
     /// `output`: the descriptor of the PDF, open for writing for as long as the copier is used.
-    init(output: Int32) { self.output = output }
+    /// `replacing`: the PDF will be renamed over an existing file.
+    init(output: Int32, replacing: Bool) {
+        self.output = output
+        startsWriteback = replacing
+    }
 
     /// Queues `length` bytes of `descriptor` (from its start) for `offset` in the PDF. False when
     /// the descriptor cannot be kept (no descriptor left): the caller copies the bytes itself.
@@ -121,7 +129,7 @@ final class ImageCopier: @unchecked Sendable {
         }
         if remaining > 0, let problem = readAndWrite(job, from: from, remaining: remaining) { return problem }
         // Only a hint to the kernel; a file system that has no use for it may refuse it.
-        _ = shim_start_writeback(output, job.offset, off_t(job.length))
+        if startsWriteback { _ = shim_start_writeback(output, job.offset, off_t(job.length)) }
         return nil
     }
 

@@ -20,13 +20,17 @@ final class PDFSink {
     private var known: [UnsafeRawPointer: Known] = [:]
     private(set) var error: String?
     private let copiesOnAThread: Bool
+    /// The finished PDF will replace an existing file (see `ImageCopier`).
+    private let replacing: Bool
     /// Copies the pictures passed through, on its thread or on this one; made at the first.
     private var copier: ImageCopier?
 
     /// `copyingOnAThread`: pictures are copied on the `ImageCopier`'s thread; without, as cairo writes them.
+    /// `name`: the file the PDF becomes, renamed from `url` once finished.
     init(_ url: URL, name: URL? = nil, copyingOnAThread: Bool = true) throws {
         path = (name ?? url).path
         copiesOnAThread = copyingOnAThread
+        replacing = name.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
         guard let f = fopen(url.path, "wb") else {
             throw RenderError("cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
@@ -80,7 +84,7 @@ final class PDFSink {
             return false
         }
         let offset = ftello(file)
-        let copier = self.copier ?? ImageCopier(output: fileno(file))
+        let copier = self.copier ?? ImageCopier(output: fileno(file), replacing: replacing)
         self.copier = copier
         // A picture that could not be copied fails the PDF: no need to draw the pages after it.
         if let failure = copier.failure {
