@@ -41,13 +41,17 @@ import BookTestSupport
         }
     }
 
-    @Test func aBookLaidOutWithHelpersHasTheSamePagesAsWithout() throws {
-        let chapters = (1...8).map { n in
+    /// A 6 × 9 in memoir of `chapters` chapters of 30 paragraphs each, resolved.
+    static func memoir(chapters: Int) throws -> ResolvedBook {
+        let pages = (1...chapters).map { n in
             Page(type: .chapter, text: sampleProse(paragraphs: 30, seed: UInt64(n)), title: "Chapter \(n)")
         }
-        let book = Book(kind: .memoir, title: "Prefetch", language: "en-US", theme: "memoir",
-                        format: BookFormat(trim: .preset("6x9")), pages: chapters)
-        let resolved = try TestPipeline.resolve(book)
+        return try TestPipeline.resolve(Book(kind: .memoir, title: "Prefetch", language: "en-US", theme: "memoir",
+                                             format: BookFormat(trim: .preset("6x9")), pages: pages))
+    }
+
+    @Test func aBookLaidOutWithHelpersHasTheSamePagesAsWithout() throws {
+        let resolved = try Self.memoir(chapters: 8)
         let requests = TextPrefetch.requests(resolved, typesetter: try TestPipeline.typesetter())
         #expect(requests.count == 8, "every chapter's text is long enough to lay out ahead")
         func pages(threads: Int) throws -> [[String]] {
@@ -69,12 +73,7 @@ import BookTestSupport
     /// helper's layouts arrive as glyph runs without their Pango objects, the pages are the same
     /// as one thread's, and no layout outlives the pages it was drawn on.
     @Test func textHandedOverForDrawingIsGlyphsOnlyAndLetGo() throws {
-        let chapters = (1...6).map { n in
-            Page(type: .chapter, text: sampleProse(paragraphs: 30, seed: UInt64(n)), title: "Chapter \(n)")
-        }
-        let book = Book(kind: .memoir, title: "Let go", language: "en-US", theme: "memoir",
-                        format: BookFormat(trim: .preset("6x9")), pages: chapters)
-        let resolved = try TestPipeline.resolve(book)
+        let resolved = try Self.memoir(chapters: 6)
         final class Seen { weak var layout: TextLayout? }
         func handOver(threads: Int) throws -> (pages: [[String]], seen: Int, freed: Bool, withoutPango: Int) {
             var layouter = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: threads)
