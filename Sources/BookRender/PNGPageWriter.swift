@@ -15,14 +15,30 @@ public struct PNGPageWriter: Sendable {
     /// Returns the files written, in page order.
     @discardableResult
     public func write(_ tree: PageTree, to directory: URL, pages: Set<Int>? = nil) throws -> [URL] {
+        var batch: [PageNode]? = tree.pages.filter { pages?.contains($0.number) ?? true }
+        return try write(tree, to: directory) { defer { batch = nil }; return batch }
+    }
+
+    /// Writes the pages `next` hands out, batch after batch (in page order within each), until it
+    /// returns nil, with one drawer and its decoded images for all; a spread preview is made from
+    /// the pages of one batch. Returns the files written, in the order written.
+    func write(_ tree: PageTree, to directory: URL, batches next: () -> [PageNode]?) throws -> [URL] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let drawer = PageDrawer(images: RasterImageSources(dpi: dpi), text: .glyphRuns)
         let size = pixelSize(tree)
         var written: [URL] = []
+        while let batch = next() {
+            try write(batch, drawer: drawer, size: size, to: directory, &written)
+        }
+        return written
+    }
+
+    private func write(_ pages: [PageNode], drawer: PageDrawer, size: (width: Int, height: Int), to directory: URL,
+                       _ written: inout [URL]) throws {
         var pendingLeft: (number: Int, surface: OpaquePointer)?
         defer { if let p = pendingLeft { cairo_surface_destroy(p.surface) } }
 
-        for page in tree.pages where pages?.contains(page.number) ?? true {
+        for page in pages {
             let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(size.width), Int32(size.height))!
             var keep = false
             defer { if !keep { cairo_surface_destroy(surface) } }
@@ -55,7 +71,6 @@ public struct PNGPageWriter: Sendable {
         if spreads, let p = pendingLeft {
             try spread(left: p, right: nil, size, directory, &written)
         }
-        return written
     }
 
     public func pixelSize(_ tree: PageTree) -> (width: Int, height: Int) {

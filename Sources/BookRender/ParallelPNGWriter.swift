@@ -8,8 +8,10 @@ import BookLayout
 /// Otherwise (a text with a missing-glyph box, which only Pango draws) Pango objects must not be
 /// shared between threads, so each worker lays the book out again (`relayout`, called once per
 /// worker on that worker's thread) with its own font map.
-/// Work is dealt by facing pair (1, 2–3, 4–5…) so a worker can also compose that pair's spread
-/// preview; the files are the same bytes whatever the number of workers.
+/// Work is handed out a facing pair (1, 2–3, 4–5…) at a time, to whichever worker is free, so a
+/// worker can also compose that pair's spread preview, and a worker on a slower core (a shared
+/// machine's) takes fewer pairs instead of holding up the rest; the files are the same bytes
+/// whatever the number of workers.
 public struct ParallelPNGWriter: Sendable {
     public var dpi: Double
     public var spreads: Bool
@@ -24,15 +26,22 @@ public struct ParallelPNGWriter: Sendable {
     public func write(_ tree: PageTree, to directory: URL, pages: Set<Int>? = nil,
                       relayout: @escaping @Sendable () throws -> PageTree) throws -> [URL] {
         let wanted = pages ?? Set(1...max(1, tree.pages.count))
-        let shares = (0..<workers).map { w in wanted.filter { Self.pair($0) % workers == w } }.filter { !$0.isEmpty }
+        // Page numbers, in order, of each facing pair wanted.
+        let pairs = Dictionary(grouping: tree.pages.map(\.number).filter(wanted.contains), by: Self.pair)
+            .sorted { $0.key < $1.key }.map(\.value)
+        let nextPair = Atomic<Int>(0)
         let shared = tree.prepareGlyphRuns() ? SharedTree(tree) : nil
         let results = Mutex<[(pair: Int, order: Int, url: URL)]>([])
         let failure = Mutex<Error?>(nil)
         let writer = PNGPageWriter(dpi: dpi, spreads: spreads)
-        DispatchQueue.concurrentPerform(iterations: shares.count) { w in
+        DispatchQueue.concurrentPerform(iterations: min(workers, pairs.count)) { _ in
             do {
                 let tree = try shared?.tree ?? relayout()
-                let urls = try writer.write(tree, to: directory, pages: shares[w])
+                let nodes = Dictionary(uniqueKeysWithValues: tree.pages.map { ($0.number, $0) })
+                let urls = try writer.write(tree, to: directory) {
+                    let i = nextPair.wrappingAdd(1, ordering: .relaxed).oldValue
+                    return i < pairs.count ? pairs[i].compactMap { nodes[$0] } : nil
+                }
                 results.withLock { all in
                     for (i, url) in urls.enumerated() { all.append((Self.pairOf(url), i, url)) }
                 }
