@@ -5,6 +5,7 @@
  * buffer holds, and hb_shape answers from this thread's last whole item when it can. */
 #define _GNU_SOURCE
 #include "shim_shape_cache.h"
+#include "shim_word_shapes.h"
 #include <dlfcn.h>
 #include <hb.h>
 #include <pthread.h>
@@ -84,7 +85,10 @@ static void resolve(void) {
     pthread_key_create(&thread_end, thread_ended);
 }
 
-void shim_shape_cache_set_enabled(int enabled) { cache.disabled = !enabled; if (!enabled) forget_all(&cache); }
+void shim_shape_cache_set_enabled(int enabled) {
+    cache.disabled = !enabled;
+    if (!enabled) { forget_all(&cache); shim_word_shapes_forget(); }
+}
 void shim_shape_cache_set_verifying(int verifying) { cache.verifying = verifying; }
 shim_shape_cache_stats shim_shape_cache_thread_stats(void) { return cache.stats; }
 
@@ -281,7 +285,7 @@ static hb_buffer_t *copy_input(hb_buffer_t *buffer) {
     return copy;
 }
 
-static int same_glyphs(hb_buffer_t *a, hb_buffer_t *b) {
+static int same_glyphs(hb_buffer_t *a, hb_buffer_t *b, int with_flags) {
     unsigned na, nb;
     const hb_glyph_info_t *ga = hb_buffer_get_glyph_infos(a, &na), *gb = hb_buffer_get_glyph_infos(b, &nb);
     if (na != nb) return 0;
@@ -290,8 +294,35 @@ static int same_glyphs(hb_buffer_t *a, hb_buffer_t *b) {
         if (ga[i].codepoint != gb[i].codepoint || ga[i].cluster != gb[i].cluster) return 0;
         if (pa[i].x_advance != pb[i].x_advance || pa[i].y_advance != pb[i].y_advance ||
             pa[i].x_offset != pb[i].x_offset || pa[i].y_offset != pb[i].y_offset) return 0;
+        if (with_flags && (hb_glyph_info_get_glyph_flags(&ga[i]) ^ hb_glyph_info_get_glyph_flags(&gb[i])) & HB_GLYPH_FLAG_UNSAFE_TO_BREAK)
+            return 0;
     }
     return 1;
+}
+
+/* A whole item put together from its words' glyphs (shim_word_shapes.c); while verifying, also
+ * shaped whole and compared, HB_GLYPH_FLAG_UNSAFE_TO_BREAK included (later pieces are cut where it
+ * is clear). HB_GLYPH_FLAG_UNSAFE_TO_CONCAT may differ: shaped apart, a word's last glyph carries it
+ * because HarfBuzz ran out of text there; shaped whole, the space after it may carry it because a
+ * lookup looked at it in vain. Either only keeps a cut from being made. */
+static int from_words(hb_font_t *font, hb_font_t *shaping_font, hb_buffer_t *buffer, const hb_feature_t *features,
+                      unsigned feature_count, const filling_t *f, hb_buffer_flags_t flags) {
+    shim_word_request request = { harfbuzz_shape, harfbuzz_add_utf8, font, shaping_font, features, feature_count,
+                                  f->text, f->start, f->end, flags };
+    hb_buffer_t *input = cache.verifying ? copy_input(buffer) : NULL;
+    uint64_t reused = 0, shaped = 0;
+    int filled = shim_word_shapes_fill(&request, buffer, &reused, &shaped);
+    cache.stats.shapedChars += shaped;
+    if (filled) {
+        cache.stats.wordItems++;
+        cache.stats.wordChars += reused;
+        if (input) {
+            harfbuzz_shape(shaping_font, input, features, feature_count);
+            if (!same_glyphs(input, buffer, 1)) cache.stats.mismatches++;
+        }
+    }
+    if (input) hb_buffer_destroy(input);
+    return filled;
 }
 
 void hb_shape(hb_font_t *shaping_font, hb_buffer_t *buffer, const hb_feature_t *features, unsigned feature_count) {
@@ -312,20 +343,23 @@ void hb_shape(hb_font_t *shaping_font, hb_buffer_t *buffer, const hb_feature_t *
         cache.stats.served++;
         if (input) {
             harfbuzz_shape(shaping_font, input, features, feature_count);
-            if (!same_glyphs(input, buffer)) cache.stats.mismatches++;
+            if (!same_glyphs(input, buffer, 0)) cache.stats.mismatches++;
             hb_buffer_destroy(input);
         }
         return;
     }
     if (input) hb_buffer_destroy(input);
     /* A piece of the item kept is shaped as asked; anything else becomes the item kept, shaped with the
-     * flags that say where it may be cut (glyphs and positions are the same with them or without). */
+     * flags that say where it may be cut (glyphs and positions are the same with them or without),
+     * from its words' glyphs where they fit together exactly. */
     int piece = item != NULL;
     hb_buffer_flags_t flags = hb_buffer_get_flags(buffer);
     if (!piece) hb_buffer_set_flags(buffer, flags | HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT);
-    harfbuzz_shape(shaping_font, buffer, features, feature_count);
-    cache.stats.shaped++;
-    cache.stats.shapedChars += char_count(f.text + f.start, f.end - f.start);
+    if (piece || !from_words(font, shaping_font, buffer, features, feature_count, &f, flags)) {
+        harfbuzz_shape(shaping_font, buffer, features, feature_count);
+        cache.stats.shaped++;
+        cache.stats.shapedChars += char_count(f.text + f.start, f.end - f.start);
+    }
     if (!piece) {
         remember(font, buffer, features, feature_count, &f, flags);
         hb_buffer_set_flags(buffer, flags);

@@ -4,8 +4,9 @@ import CShim
 @testable import BookLayout
 
 /// The shaping cache (`CShim/shim_shape_cache.c`): the pieces of a paragraph Pango shapes again
-/// while it breaks lines are served from the paragraph's own glyphs, and must come out exactly as
-/// shaping them anew would.
+/// while it breaks lines are served from the paragraph's own glyphs, and a paragraph in a font whose
+/// lookups leave the space alone is put together from its words' glyphs (`shim_word_shapes.c`); both
+/// must come out exactly as shaping anew would.
 @Suite struct ShapeCacheTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String
@@ -87,9 +88,50 @@ import CShim
         let shaped = after.shapedChars - before.shapedChars, served = after.servedChars - before.servedChars
         #expect(layout.lines.count > 30)
         // Without the cache Pango has such a paragraph shaped three to four times over; with it,
-        // HarfBuzz shapes each character about once (and the fonts' sample texts, measured on first
-        // use), and most of what Pango asks for comes from the cache.
+        // HarfBuzz shapes each word about once (and the fonts' sample texts, measured on first use,
+        // and the ends of hyphenated lines), and most of what Pango asks for comes from the cache.
         #expect(served > shaped, "served \(served) characters, shaped \(shaped)")
-        #expect(shaped < UInt64(paragraph.unicodeScalars.count) * 3 / 2, "shaped \(shaped) characters")
+        #expect(shaped < UInt64(paragraph.unicodeScalars.count) / 2, "shaped \(shaped) characters")
+        #expect(after.wordChars - before.wordChars > UInt64(paragraph.unicodeScalars.count) / 2)
+    }
+
+    /// Every paragraph of Latin text is laid out twice, HarfBuzz shaping it whole alongside; the
+    /// characters next to the spaces are all the letters, digits, punctuation and symbols Linux
+    /// Libertine has in Latin-1 and Latin Extended-A, and some that are not safe to cut before.
+    @Test func paragraphsFromWordsAreWhatShapingWholeGives() throws {
+        let letters = (0x21...0x17F).compactMap(Unicode.Scalar.init).filter { !(0x7F...0xA0).contains($0.value) }
+        var text = letters.map { "\($0)x \($0) x\($0) " }.joined()
+        // A mark, a joiner and a variation selector after a space: no cut there.
+        text += "a \u{301}b c \u{200D}d e \u{FE0F}f the end"
+        shim_shape_cache_set_verifying(1)
+        defer { shim_shape_cache_set_verifying(0) }
+        for style in [bodyStyle, TextStyle(family: "Linux Libertine O", size: 12, weight: 700, italic: true, lineHeight: 1.4)] {
+            let before = shim_shape_cache_thread_stats()
+            let layout = try Self.layout(Case(name: "letters", language: "en-US", text: text, style: style,
+                                              width: 300, alignment: .justify))
+            let after = shim_shape_cache_thread_stats()
+            #expect(layout.lines.count > 10)
+            #expect(after.wordItems > before.wordItems, "the paragraph is put together from its words")
+            #expect(after.mismatches == before.mismatches)
+        }
+    }
+
+    /// Linux Libertine's semibold kerns the space with a T, V, W or Y after it, and Andika's lookups
+    /// involve the space too: their paragraphs are shaped whole.
+    @Test func fontsWhoseLookupsUseTheSpaceAreShapedWhole() throws {
+        let semibold = TextStyle(family: "Linux Libertine O", size: 12, weight: 600, italic: false, lineHeight: 1.4)
+        let text = "A Tale of Two Villages: Yonder Watchtowers, Vast Yards and Tall Trees. " + sampleEnglish
+        shim_shape_cache_set_verifying(1)
+        defer { shim_shape_cache_set_verifying(0) }
+        for style in [semibold, childrenStyle] {
+            let before = shim_shape_cache_thread_stats()
+            let layout = try Self.layout(Case(name: style.family, language: "en-US", text: text, style: style,
+                                              width: 220, alignment: .justify))
+            let after = shim_shape_cache_thread_stats()
+            #expect(layout.lines.count > 2)
+            #expect(after.wordItems == before.wordItems, "\(style.family) \(style.weight)")
+            #expect(after.served > before.served, "its line pieces still come from the paragraph's glyphs")
+            #expect(after.mismatches == before.mismatches)
+        }
     }
 }

@@ -12,14 +12,19 @@
  * - a piece that ends in an inserted hyphen is that slice up to the last cluster start before the
  *   hyphen that is not HB_GLYPH_FLAG_UNSAFE_TO_CONCAT, and the short rest shaped anew (the way
  *   hb-buffer.h describes for hyphenation).
- * Anything else is shaped by HarfBuzz as before. One cache per thread, holding the last few items shaped. */
+ * A whole item of space-separated text is put together from the glyphs of its words, each shaped
+ * once per thread, where the flags say the words' glyphs fit together exactly (shim_word_shapes.c).
+ * Anything else is shaped by HarfBuzz as before. One cache per thread, holding the last few items
+ * shaped and the words seen. */
 
 typedef struct {
     uint64_t shaped;        /* calls HarfBuzz shaped whole */
-    uint64_t shapedChars;   /* their characters */
+    uint64_t shapedChars;   /* characters HarfBuzz shaped: those calls', and words' seen for the first time */
     uint64_t served;        /* calls served from the cache, a hyphen tail shaped anew included */
     uint64_t servedChars;   /* characters not shaped again thanks to it */
-    uint64_t mismatches;    /* while verifying: served calls whose glyphs differ from shaping anew */
+    uint64_t wordItems;     /* whole items put together from their words */
+    uint64_t wordChars;     /* their characters from words shaped before */
+    uint64_t mismatches;    /* while verifying: served calls or items whose glyphs differ from shaping anew */
 } shim_shape_cache_stats;
 
 /* On by default. For this thread only. */
