@@ -16,6 +16,8 @@ public final class Typesetter {
     private let session: PangoSession
     private var hyphenatorLoaded = false
     private var loadedHyphenator: Hyphenator?
+    /// Pango's family list per style family: made once, not for each of a book's paragraphs.
+    private var familyLists: [String: String] = [:]
 
     public init(fonts: FontLibrary, language: String) {
         self.fonts = fonts
@@ -92,12 +94,19 @@ public final class Typesetter {
         return runs
     }
 
+    private func familyList(_ family: String) -> String {
+        if let list = familyLists[family] { return list }
+        let list = fonts.familyList(for: family, language: language)
+        familyLists[family] = list
+        return list
+    }
+
     /// A Pango layout of `text`'s UTF-8 `bytes`, set in `style` in a column `width` points wide.
     func makePangoLayout(_ text: String, bytes: Range<Int>, style: TextStyle, width: Double,
                          alignment: TextAlignment) -> TextLayout.Block {
         guard let layout = pango_layout_new(session.context) else { fatalError("pango_layout_new failed") }
-        let desc = session.fontDescription(family: fonts.familyList(for: style.family, language: language),
-                                           size: style.size, weight: style.weight, italic: style.italic)
+        let desc = session.fontDescription(family: familyList(style.family), size: style.size,
+                                           weight: style.weight, italic: style.italic)
         pango_layout_set_font_description(layout, desc)
         pango_font_description_free(desc)
 
@@ -152,24 +161,37 @@ public final class Typesetter {
                 .replacingOccurrences(of: "\r", with: "\n")
                 .replacingOccurrences(of: "\u{2029}", with: "\n\n")
         }
-        var paragraphs: [String] = []
-        var current: [Substring] = []
-        for line in unified.split(separator: "\n", omittingEmptySubsequences: false) {
-            if isBlank(line) {
-                if !current.isEmpty { paragraphs.append(current.joined(separator: "\u{2028}")) }
-                current = []
-            } else {
-                current.append(line)
+        // On the bytes: a chapter is a few hundred kilobytes, and splitting it into substrings and
+        // joining them again cost more than laying out its first page.
+        var out: [UInt8] = []
+        let copied: Void? = unified.utf8.withContiguousStorageIfAvailable { bytes in
+            out.reserveCapacity(bytes.count)
+            var wrote = false, blankSince = false, lineStart = 0
+            for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x0A {
+                let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<i])
+                lineStart = i + 1
+                if isBlank(line) {
+                    blankSince = true
+                    continue
+                }
+                if wrote { out.append(contentsOf: blankSince ? [0x0A] : [0xE2, 0x80, 0xA8]) }
+                out.append(contentsOf: line)
+                wrote = true
+                blankSince = false
             }
         }
-        if !current.isEmpty { paragraphs.append(current.joined(separator: "\u{2028}")) }
-        return paragraphs.joined(separator: "\n")
+        if copied == nil {
+            var native = unified
+            native.makeContiguousUTF8()
+            return normalizedParagraphs(native)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Only whitespace (Unicode's, so a line of no-break spaces is blank too).
-    private static func isBlank(_ line: Substring) -> Bool {
-        for byte in line.utf8 {
-            if byte >= 0x80 { return line.allSatisfy(\.isWhitespace) }
+    private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in line {
+            if byte >= 0x80 { return String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace) }
             if byte != 0x20 && !(0x09...0x0D).contains(byte) { return false }
         }
         return true
