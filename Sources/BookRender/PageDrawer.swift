@@ -141,41 +141,60 @@ final class PageDrawer {
         }
     }
 
-    /// What `pango_cairo_show_layout_line` does for a line on a surface without text support
-    /// (pango_renderer_draw_layout_line and the cairo renderer's show_text_glyphs, Pango 1.50),
-    /// step for step, so the pixels are the same: positions from the current point cairo keeps,
-    /// Pango units added as integers before dividing, each run in its own save/restore.
+    /// Glyph positions as `pango_cairo_show_layout_line` computes them (Pango 1.50's renderer: from
+    /// the current point cairo keeps, Pango units added as integers before dividing), so the pixels
+    /// are the same. Into a PDF, the runs of a box that share a font go to cairo in one
+    /// `cairo_show_text_glyphs` instead of one each inside a save and restore: cairo records,
+    /// analyses and replays every call, and its PDF operators join consecutive glyphs of one font
+    /// into one text object either way, so the file is the same byte for byte. A run without glyphs
+    /// (a tab) is left out, as cairo leaves out a call without glyphs, and a right-to-left run is
+    /// shown on its own (its clusters count from its last glyph). On an image, each run is its own
+    /// call as in Pango: glyphs composited together blend differently where they touch.
     private func glyphLines(_ t: TextBox, _ runs: [[GlyphRun]], _ cr: OpaquePointer) {
         let top = t.layoutTop
         let scale = Double(PANGO_SCALE)
         // As Pango does: the text goes along only where the surface keeps it (a PDF).
         let withText = cairo_surface_has_show_text_glyphs(cairo_get_target(cr)) != 0
-        var glyphs: [cairo_glyph_t] = []
+        var glyphs: [cairo_glyph_t] = [], text: [CChar] = [], clusters: [cairo_text_cluster_t] = []
+        var font: OpaquePointer?
+        var backward = false
+        func show() {
+            guard let font, !glyphs.isEmpty else { return }
+            cairo_set_scaled_font(cr, font)
+            if withText {
+                cairo_show_text_glyphs(cr, text, Int32(text.count), glyphs, Int32(glyphs.count), clusters, Int32(clusters.count),
+                                       backward ? CAIRO_TEXT_CLUSTER_FLAG_BACKWARD : cairo_text_cluster_flags_t(0))
+            } else {
+                cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+            }
+            glyphs.removeAll(keepingCapacity: true)
+            text.removeAll(keepingCapacity: true)
+            clusters.removeAll(keepingCapacity: true)
+        }
+        cairo_save(cr)
         for i in t.lines where i < runs.count {
             let line = t.layout.lines[i]
             cairo_move_to(cr, line.x, line.baseline - top)
             var originX = 0.0, originY = 0.0
             cairo_get_current_point(cr, &originX, &originY)
-            for run in runs[i] {
+            for run in runs[i] where !run.glyphs.isEmpty {
+                if run.font.pointer != font || run.backward || backward || !withText {
+                    show()
+                    font = run.font.pointer
+                    backward = run.backward
+                }
                 let baseX = originX + Double(run.x) / scale
                 let baseY = originY + Double(run.y) / scale
-                glyphs.removeAll(keepingCapacity: true)
                 for g in run.glyphs {
                     glyphs.append(cairo_glyph_t(index: UInt(g.index), x: baseX + Double(g.x) / scale,
                                                 y: g.y == 0 ? baseY : baseY + Double(g.y) / scale))
                 }
-                cairo_save(cr)
-                cairo_set_scaled_font(cr, run.font.pointer)
-                if withText {
-                    cairo_show_text_glyphs(cr, run.text, Int32(run.text.count), glyphs, Int32(glyphs.count),
-                                           run.clusters, Int32(run.clusters.count),
-                                           run.backward ? CAIRO_TEXT_CLUSTER_FLAG_BACKWARD : cairo_text_cluster_flags_t(0))
-                } else {
-                    cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
-                }
-                cairo_restore(cr)
+                text.append(contentsOf: run.text)
+                clusters.append(contentsOf: run.clusters)
             }
         }
+        show()
+        cairo_restore(cr)
     }
 
     private func registration(_ r: RegistrationMark, _ cr: OpaquePointer) {
