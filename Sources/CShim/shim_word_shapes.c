@@ -319,13 +319,6 @@ int shim_word_shapes_fill(const shim_word_request *r, hb_buffer_t *buffer, uint6
     hb_buffer_get_segment_properties(buffer, &props);
     if (props.direction != HB_DIRECTION_LTR || !default_shaper(props.script)) return 0;
     if (!global_features(r->features, r->feature_count)) return 0;
-    const unsigned char *text = (const unsigned char *)r->text;
-    /* Pieces: from the item's start or a cut, to the next cut or the item's end. */
-    unsigned count = 1;
-    for (unsigned i = r->start + 1; i < r->end; i++)
-        if (cuts_before(text, i, r->end)) count++;
-    if (count < 2 || !room_for_units(count)) return 0;
-
     pthread_once(&key_once, make_key);
     if (!words.registered) { pthread_setspecific(thread_end, &words); words.registered = 1; }
     if (!words.scratch) words.scratch = hb_buffer_create();
@@ -334,11 +327,20 @@ int shim_word_shapes_fill(const shim_word_request *r, hb_buffer_t *buffer, uint6
     if (!fw || !fw->takes) return 0;
     fw->used = ++words.clock;
 
-    unsigned k = 0, glyphs = 0;
+    /* Pieces: from the item's start or a cut, to the next cut or the item's end. */
+    const unsigned char *text = (const unsigned char *)r->text;
+    unsigned count = 0;
+    if (!room_for_units(1)) return 0;
+    words.unit_starts[count++] = r->start;
+    for (unsigned i = r->start + 1; i < r->end; i++) {
+        if (!cuts_before(text, i, r->end)) continue;
+        if (!room_for_units(count + 1)) return 0;
+        words.unit_starts[count++] = i;
+    }
+    if (count < 2) return 0;
+
+    unsigned k, glyphs = 0;
     uint64_t now = 0;
-    words.unit_starts[0] = r->start;
-    for (unsigned i = r->start + 1; i < r->end; i++)
-        if (cuts_before(text, i, r->end)) words.unit_starts[++k] = i;
     for (k = 0; k < count; k++) {
         unsigned from = words.unit_starts[k], to = k + 1 < count ? words.unit_starts[k + 1] : r->end;
         hb_buffer_flags_t flags = (k == 0 ? r->flags & HB_BUFFER_FLAG_BOT : 0) | (k + 1 == count ? r->flags & HB_BUFFER_FLAG_EOT : 0);
