@@ -12,11 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef void (*shape_fn)(hb_font_t *, hb_buffer_t *, const hb_feature_t *, unsigned);
-typedef void (*add_utf8_fn)(hb_buffer_t *, const char *, int, unsigned, int);
-
-static shape_fn harfbuzz_shape;
-static add_utf8_fn harfbuzz_add_utf8;
+static shim_hb_shape_fn harfbuzz_shape;
+static shim_hb_add_utf8_fn harfbuzz_add_utf8;
 static pthread_once_t resolved = PTHREAD_ONCE_INIT;
 static pthread_key_t thread_end;
 
@@ -80,8 +77,8 @@ static void forget_all(cache_t *c) {
 static void thread_ended(void *p) { forget_all((cache_t *)p); }
 
 static void resolve(void) {
-    harfbuzz_shape = (shape_fn)dlsym(RTLD_NEXT, "hb_shape");
-    harfbuzz_add_utf8 = (add_utf8_fn)dlsym(RTLD_NEXT, "hb_buffer_add_utf8");
+    harfbuzz_shape = (shim_hb_shape_fn)dlsym(RTLD_NEXT, "hb_shape");
+    harfbuzz_add_utf8 = (shim_hb_add_utf8_fn)dlsym(RTLD_NEXT, "hb_buffer_add_utf8");
     pthread_key_create(&thread_end, thread_ended);
 }
 
@@ -103,12 +100,6 @@ void hb_buffer_add_utf8(hb_buffer_t *buffer, const char *text, int text_length, 
         f->buffer = NULL;
     }
     harfbuzz_add_utf8(buffer, text, text_length, item_offset, item_length);
-}
-
-static unsigned char_count(const char *p, unsigned n) {
-    unsigned c = 0;
-    for (unsigned i = 0; i < n; i++) c += (p[i] & 0xC0) != 0x80;
-    return c;
 }
 
 /* [start, end) lies in the item, shaped with the same font, settings and features, and the text
@@ -205,7 +196,7 @@ static int serve_hyphenated(const item_t *item, hb_font_t *shaping_font, hb_buff
         hb_buffer_set_length(buffer, 0);
         hb_buffer_append(buffer, item->glyphs, from, to);
         hb_buffer_append(buffer, rest, 0, rest_length);
-        cache.stats.servedChars += char_count(f->text + f->start, cut - f->start);
+        cache.stats.servedChars += shim_utf8_chars(f->text + f->start, cut - f->start);
     }
     hb_buffer_destroy(rest);
     return joins;
@@ -226,7 +217,7 @@ static int serve(const item_t *item, hb_font_t *shaping_font, hb_buffer_t *buffe
     unsigned n;
     const hb_glyph_info_t *in = hb_buffer_get_glyph_infos(buffer, &n);
     if (hb_buffer_get_content_type(buffer) != HB_BUFFER_CONTENT_TYPE_UNICODE || n == 0 || in[0].cluster != f->start) return 0;
-    unsigned chars = char_count(f->text + f->start, f->end - f->start);
+    unsigned chars = shim_utf8_chars(f->text + f->start, f->end - f->start);
     if (n == chars && in[n - 1].cluster < f->end) {
         unsigned from, to;
         if (!item_slice(item, f->start, f->end, HB_GLYPH_FLAG_UNSAFE_TO_BREAK, HB_GLYPH_FLAG_UNSAFE_TO_BREAK, &from, &to)) return 0;
@@ -358,7 +349,7 @@ void hb_shape(hb_font_t *shaping_font, hb_buffer_t *buffer, const hb_feature_t *
     if (piece || !from_words(font, shaping_font, buffer, features, feature_count, &f, flags)) {
         harfbuzz_shape(shaping_font, buffer, features, feature_count);
         cache.stats.shaped++;
-        cache.stats.shapedChars += char_count(f.text + f.start, f.end - f.start);
+        cache.stats.shapedChars += shim_utf8_chars(f.text + f.start, f.end - f.start);
     }
     if (!piece) {
         remember(font, buffer, features, feature_count, &f, flags);

@@ -178,7 +178,7 @@ static font_words_t *font_words(const shim_word_request *r, hb_buffer_t *buffer,
     return fw;
 }
 
-static unsigned chars(const char *p, unsigned n) {
+unsigned shim_utf8_chars(const char *p, unsigned n) {
     unsigned c = 0;
     for (unsigned i = 0; i < n; i++) c += (p[i] & 0xC0) != 0x80;
     return c;
@@ -228,7 +228,7 @@ static word_t *unit(font_words_t *fw, const shim_word_request *r, const char *te
     hb_buffer_set_replacement_codepoint(b, fw->replacement);
     r->add_utf8(b, text, (int)length, 0, (int)length);
     r->shape(r->shaping_font, b, r->features, r->feature_count);
-    *shaped += chars(text, length);
+    *shaped += shim_utf8_chars(text, length);
     unsigned n;
     const hb_glyph_info_t *g = hb_buffer_get_glyph_infos(b, &n);
     const hb_glyph_position_t *p = hb_buffer_get_glyph_positions(b, NULL);
@@ -369,6 +369,6 @@ int shim_word_shapes_fill(const shim_word_request *r, hb_buffer_t *buffer, uint6
         at += w->glyph_count;
     }
     *shaped += now;
-    *from_words += chars(r->text + r->start, r->end - r->start) - now;
+    *from_words += shim_utf8_chars(r->text + r->start, r->end - r->start) - now;
     return 1;
 }

@@ -28,6 +28,9 @@ typedef struct {
  * `shaped` get the characters taken from words shaped before and those shaped now. */
 int shim_word_shapes_fill(const shim_word_request *request, hb_buffer_t *buffer, uint64_t *from_words, uint64_t *shaped);
 
+/* Characters (UTF-8 lead bytes) in `n` bytes at `p`. */
+unsigned shim_utf8_chars(const char *p, unsigned n);
+
 /* Frees this thread's words. */
 void shim_word_shapes_forget(void);
 
