@@ -28,14 +28,16 @@ let package = Package(
         // qpdf's C API (libqpdf-dev): the finishing step writes what cairo cannot (TrimBox/BleedBox,
         // outline, labels). libqpdf is loaded when first needed, not linked (see qpdf_loaded.h).
         .target(name: "CQPDF", linkerSettings: [.linkedLibrary("dl")]),
+        // What several stages share: atomic writes, content hashes, PNG files, page file names.
+        .target(name: "BookBase", dependencies: ["CShim", "CGraphics"]),
         .target(name: "BookModel"),
         .target(name: "BookConfig", dependencies: ["BookModel"]),
-        .target(name: "BookResolve", dependencies: ["BookModel", "BookConfig", "CShim", "CGraphics"]),
-        .target(name: "BookLayout", dependencies: ["BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
-        .target(name: "BookRender", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF"]),
-        .target(name: "BookCompare", dependencies: ["BookRender", "CShim", "CGraphics"]),
+        .target(name: "BookResolve", dependencies: ["BookBase", "BookModel", "BookConfig", "CShim", "CGraphics"]),
+        .target(name: "BookLayout", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
+        .target(name: "BookRender", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF"]),
+        .target(name: "BookCompare", dependencies: ["BookBase", "CShim", "CGraphics"]),
         // The optional generation step: providers, prompts, queue, cache, journal.
-        .target(name: "BookIllustrate", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookRender", "CShim", "CGraphics"]),
+        .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
         // Print-shop batch jobs over a manifest or a folder of books.
         .target(name: "BookBatch", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender"]),
         .executableTarget(
@@ -53,15 +55,16 @@ let package = Package(
         // Shared by the test targets: the repository's folders, a pipeline for tests, tools to run.
         .target(name: "BookTestSupport", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout"],
                 path: "Tests/BookTestSupport"),
+        .testTarget(name: "BookBaseTests", dependencies: ["BookBase"]),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"], exclude: ["Fixtures"]),
         .testTarget(name: "BookConfigTests", dependencies: ["BookConfig", "BookModel"]),
-        .testTarget(name: "BookResolveTests", dependencies: ["BookResolve", "BookModel", "BookConfig"]),
+        .testTarget(name: "BookResolveTests", dependencies: ["BookBase", "BookResolve", "BookModel", "BookConfig"]),
         .testTarget(name: "BookLayoutTests", dependencies: ["BookTestSupport", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
-        .testTarget(name: "BookRenderTests", dependencies: ["BookTestSupport", "BookRender", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
+        .testTarget(name: "BookRenderTests", dependencies: ["BookBase", "BookTestSupport", "BookRender", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
         .testTarget(name: "BookCompareTests", dependencies: ["BookCompare", "BookTestSupport", "BookLayout", "CShim", "CGraphics"]),
         // The golden-image suite: every case under Tests/Goldens rendered and compared with its reference PNGs.
-        .testTarget(name: "GoldenTests", dependencies: ["BookCompare", "BookRender", "BookLayout", "BookModel", "BookTestSupport"]),
-        .testTarget(name: "BookIllustrateTests", dependencies: ["BookIllustrate", "BookModel", "BookResolve", "BookTestSupport"]),
+        .testTarget(name: "GoldenTests", dependencies: ["BookBase", "BookCompare", "BookRender", "BookLayout", "BookModel", "BookTestSupport"]),
+        .testTarget(name: "BookIllustrateTests", dependencies: ["BookBase", "BookIllustrate", "BookModel", "BookResolve", "BookTestSupport"]),
         .testTarget(name: "BookBatchTests", dependencies: ["BookBatch", "BookModel", "BookTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["BookTestSupport", "BookModel"]),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import BookModel
 import BookConfig
 import BookResolve

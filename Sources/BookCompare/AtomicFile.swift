@@ -1,21 +1,15 @@
 import Foundation
+import BookBase
 
-/// Writes go to a hidden temporary file beside the target and are renamed over it when complete,
-/// so an interrupted run never leaves half a report or a half-written reference page.
+/// The base module's atomic writes, with failures as `CompareError`s so `compare` keeps one error type.
 enum AtomicFile {
     static func write(to target: URL, _ body: (URL) throws(CompareError) -> Void) throws(CompareError) {
-        let temporary = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).partial-\(getpid())-\(UUID().uuidString.prefix(8))")
         do {
-            try body(temporary)
-        } catch {
-            unlink(temporary.path)
+            try AtomicOutput.write(to: target) { temporary in try body(temporary) }
+        } catch let error as CompareError {
             throw error
-        }
-        guard rename(temporary.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw CompareError(.writeFailed, "cannot move the finished file into place at \(target.path): \(reason)")
+        } catch {
+            throw CompareError(.writeFailed, "\(error)")
         }
     }
 
@@ -24,7 +18,7 @@ enum AtomicFile {
             do {
                 try data.write(to: temporary)
             } catch {
-                throw CompareError(.writeFailed, "cannot write \(target.path): \(RGBAImage.reason(error))")
+                throw CompareError(.writeFailed, "cannot write \(target.path): \(AtomicOutput.reason(error))")
             }
         }
     }
@@ -35,9 +29,9 @@ enum AtomicFile {
 
     static func makeDirectory(_ url: URL) throws(CompareError) {
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try AtomicOutput.makeFolder(url)
         } catch {
-            throw CompareError(.writeFailed, "cannot create \(url.path): \(RGBAImage.reason(error))")
+            throw CompareError(.writeFailed, "\(error)")
         }
     }
 }

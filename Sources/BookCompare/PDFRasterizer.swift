@@ -1,6 +1,7 @@
 import Foundation
 import CGraphics
 import CShim
+import BookBase
 
 /// Who turns a PDF page into pixels.
 public enum Rasterizer: String, Sendable, Codable, CaseIterable {
@@ -147,10 +148,8 @@ enum PDFToPPM {
         // pdftoppm names pages page-1.png or page-01.png… depending on the page count.
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var pages: [(Int, URL)] = []
-        for file in files where file.hasPrefix("page-") && file.hasSuffix(".png") {
-            if let number = Int(file.dropFirst(5).dropLast(4)) {
-                pages.append((number, folder.appendingPathComponent(file)))
-            }
+        for file in files {
+            if let number = PageFileName.pageNumber(of: file) { pages.append((number, folder.appendingPathComponent(file))) }
         }
         return pages.sorted { $0.0 < $1.0 }.map(\.1)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import BookRender
+import BookBase
 
 /// One side of a comparison: named pages, decoded one at a time so a long book never holds more
 /// than a page per side in memory. Pages are paired across sides by name.
@@ -91,7 +91,7 @@ public final class PageSource {
         switch rasterizer {
         case .cairo:
             let document = try PopplerDocument(url: url)
-            let names = (0..<document.pageCount).map { PNGPageWriter.fileName(page: $0 + 1) }
+            let names = (0..<document.pageCount).map { PageFileName.page($0 + 1) }
             return PageSource(kind: .pdf, path: url.path, names: names, storage: .poppler(document, dpi: dpi))
         case .pdftoppm:
             let folder = FileManager.default.temporaryDirectory
@@ -111,7 +111,7 @@ public final class PageSource {
             var files: [String: URL] = [:]
             var names: [String] = []
             for (index, page) in pages.enumerated() {
-                let name = PNGPageWriter.fileName(page: index + 1)
+                let name = PageFileName.page(index + 1)
                 names.append(name)
                 files[name] = page
             }

@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import CGraphics
 import CShim
 
@@ -136,13 +137,7 @@ extension RGBAImage {
         message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
-    static func reason(_ error: Error) -> String {
-        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return String(cString: strerror(code.rawValue))
-        }
-        return (error as NSError).localizedDescription
-    }
+    static func reason(_ error: Error) -> String { AtomicOutput.reason(error) }
 }
 
 // MARK: - cairo

@@ -1,6 +1,6 @@
 import Foundation
+import BookBase
 import BookResolve
-import BookRender
 import BookModel
 
 /// The book being filled in. Every new picture is written into the book file at once (atomically),

@@ -1,6 +1,6 @@
 import Foundation
+import BookBase
 import BookResolve
-import BookRender
 
 /// Pictures by content address: provider, model, size, prompt and the hashes of the reference
 /// images. Anything that changes the request changes the address, so a hit is always the picture

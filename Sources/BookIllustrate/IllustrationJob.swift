@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import BookResolve
 
 /// One picture the step must produce: the main character's reference, the cover, or a page.

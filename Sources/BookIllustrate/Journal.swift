@@ -1,5 +1,5 @@
 import Foundation
-import BookRender
+import BookBase
 
 /// Each picture's state, written beside the book (atomically, on every change) so a run killed at
 /// any point can be resumed without paying again for what was already made.

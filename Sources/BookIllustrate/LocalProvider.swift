@@ -1,7 +1,7 @@
 import Foundation
+import BookBase
 import BookResolve
 import BookConfig
-import BookRender
 import CGraphics
 
 /// Draws a deterministic picture offline from the scene text and the book's palette: the same

@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import BookResolve
 
 /// A folder of symbolic links to exactly the manifest's font files, so that fontconfig can add the

@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import BookResolve
 import CShim
 

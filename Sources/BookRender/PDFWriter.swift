@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import CGraphics
 import BookConfig
 import BookLayout

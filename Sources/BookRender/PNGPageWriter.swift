@@ -1,6 +1,7 @@
 import Foundation
 import CGraphics
 import BookLayout
+import BookBase
 
 /// Rasterizes pages to PNG files (one per page, at the DPI asked) and, on request, facing-page
 /// previews: page 1 alone on the right, then 2|3, 4|5…, with shading along the spine.
@@ -9,8 +10,6 @@ public struct PNGPageWriter: Sendable {
     public var spreads: Bool
 
     public init(dpi: Double = 150, spreads: Bool = false) { self.dpi = dpi; self.spreads = spreads }
-
-    public static func fileName(page: Int) -> String { String(format: "page-%03d.png", page) }
 
     /// Returns the files written, in page order.
     @discardableResult
@@ -53,7 +52,7 @@ public struct PNGPageWriter: Sendable {
                 throw error
             }
             cairo_destroy(cr)
-            let url = directory.appendingPathComponent(Self.fileName(page: page.number))
+            let url = directory.appendingPathComponent(PageFileName.page(page.number))
             try AtomicOutput.write(to: url) { tmp in try PNGWriter.write(surface: surface, to: tmp.path, dpi: dpi) }
             written.append(url)
 
@@ -100,8 +99,7 @@ public struct PNGPageWriter: Sendable {
             cairo_fill(cr)
             cairo_pattern_destroy(pattern)
         }
-        let name = [left?.number, right?.number].compactMap { $0 }.map { String(format: "%03d", $0) }.joined(separator: "-")
-        let url = directory.appendingPathComponent("spread-\(name).png")
+        let url = directory.appendingPathComponent(PageFileName.spread([left?.number, right?.number].compactMap { $0 }))
         cairo_surface_flush(surface)
         try AtomicOutput.write(to: url) { tmp in try PNGWriter.write(surface: surface, to: tmp.path, dpi: dpi) }
         written.append(url)

@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 
 /// An image's bytes, what its header says, and where it came from. Immutable, shared by every page
 /// and output that draws it; `id` (XXH3-128 of the bytes, see `ContentHash`) dedups repeated

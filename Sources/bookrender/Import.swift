@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BookBase
 import BookModel
 
 struct Import: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BookBase
 import BookModel
 import BookResolve
 @testable import BookIllustrate

@@ -2,6 +2,7 @@ import BookResolve
 import CGraphics
 import Foundation
 import Testing
+import BookBase
 @testable import BookRender
 
 @Suite("PNGWriter")
@@ -151,8 +152,8 @@ struct PNGWriterTests {
         #expect {
             try PNGWriter.write(surface: surface, to: path, dpi: 150)
         } throws: { error in
-            let error = error as? ImageError
-            return error?.kind == .writeFailed && error?.message.contains(path) == true
+            let error = error as? OutputError
+            return error?.message.contains(path) == true
                 && error?.message.contains("No such file or directory") == true
         }
     }
@@ -169,7 +170,7 @@ struct PNGWriterTests {
             #expect {
                 try PNGWriter.write(surface: surface, to: link, dpi: 150)
             } throws: { error in
-                (error as? ImageError)?.kind == .writeFailed
+                error is OutputError
             }
             #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == "/dev/full")
         }
@@ -181,7 +182,7 @@ struct PNGWriterTests {
         #expect {
             try PNGWriter.write(surface: surface, to: "/tmp/never-written.png", dpi: 150)
         } throws: { error in
-            (error as? ImageError)?.message.contains("only RGB24 and ARGB32") == true
+            (error as? OutputError)?.message.contains("only RGB24 and ARGB32") == true
         }
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.png"))
     }
@@ -190,7 +191,7 @@ struct PNGWriterTests {
         let surface = makeSurface(CAIRO_FORMAT_RGB24, width: 4, height: 4)
         defer { cairo_surface_destroy(surface) }
         for dpi in [0, -150, Double.nan, Double.infinity] {
-            #expect(throws: ImageError.self) { try PNGWriter.write(surface: surface, to: "/tmp/never-written.png", dpi: dpi) }
+            #expect(throws: OutputError.self) { try PNGWriter.write(surface: surface, to: "/tmp/never-written.png", dpi: dpi) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BookBase
 @testable import BookResolve
 
 /// A JPEG file that ends with its end-of-image marker is probed from its header and hashed later;

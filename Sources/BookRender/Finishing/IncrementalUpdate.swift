@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import BookResolve
 
 /// The objects a finishing step changed or made, written after the end of the original file with

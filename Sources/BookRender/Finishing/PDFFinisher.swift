@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import CQPDF
 
 /// Adds to a PDF what cairo 1.16 cannot write: print boxes, document info with proper `D:` dates,

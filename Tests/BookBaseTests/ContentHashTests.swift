@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import BookResolve
+import BookBase
 
 /// The hash that names images and digests PDF content: XXH3-128 as xxhsum prints it, the same
 /// whether fed whole or in parts.

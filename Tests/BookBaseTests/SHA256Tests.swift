@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import BookResolve
+import BookBase
 
 /// The digest that names cache entries and batch fingerprints, checked against FIPS 180-2's
 /// examples and against coreutils on a buffer large enough to take the CPU's SHA path block after

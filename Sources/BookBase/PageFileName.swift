@@ -1,0 +1,23 @@
+/// The names of page images, shared by the PNG writer and by `compare`, which pairs pages by them.
+public enum PageFileName {
+    /// `page-007.png`: physical page numbers from 1, three digits at least so folders sort in page order.
+    public static func page(_ number: Int) -> String { "page-" + padded(number) + ".png" }
+
+    /// `spread-001.png` for page 1 alone, `spread-002-003.png` for a facing pair.
+    public static func spread(_ pages: [Int]) -> String {
+        "spread-" + pages.map(padded).joined(separator: "-") + ".png"
+    }
+
+    /// The physical page number of a `page-NNN.png` name, nil for any other name.
+    public static func pageNumber(of name: String) -> Int? {
+        guard name.hasPrefix("page-"), name.hasSuffix(".png") else { return nil }
+        let digits = name.dropFirst(5).dropLast(4)
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }) else { return nil }
+        return Int(digits)
+    }
+
+    private static func padded(_ n: Int) -> String {
+        let s = String(n)
+        return s.count >= 3 ? s : String(repeating: "0", count: 3 - s.count) + s
+    }
+}
