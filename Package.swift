@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "bookrender", targets: ["bookrender"]),
+        .library(name: "BookRenderKit", targets: ["BookRenderKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,13 +39,13 @@ let package = Package(
         .target(name: "BookCompare", dependencies: ["BookBase", "CShim", "CGraphics"]),
         // The optional generation step: providers, prompts, queue, cache, journal.
         .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
-        // Print-shop batch jobs over a manifest or a folder of books.
-        .target(name: "BookBatch", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender"]),
+        // The library product: the pipeline as an API that the CLI, batch and tests call.
+        .target(name: "BookRenderKit", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout",
+                                                      "BookRender", "BookCompare", "BookIllustrate"]),
         .executableTarget(
             name: "bookrender",
             dependencies: [
-                "BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender", "BookCompare",
-                "BookIllustrate", "BookBatch",
+                "BookRenderKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // tcmalloc's thread caches instead of glibc's per-thread arenas, which grow a page at a
@@ -52,20 +53,20 @@ let package = Package(
             // only: tests keep the system allocator.
             linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4")]
         ),
-        // Shared by the test targets: the repository's folders, a pipeline for tests, tools to run.
-        .target(name: "BookTestSupport", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout"],
+        // Shared by the test targets: the repository's folders, books opened through the library, tools to run.
+        .target(name: "BookTestSupport", dependencies: ["BookRenderKit", "BookConfig", "BookLayout"],
                 path: "Tests/BookTestSupport"),
         .testTarget(name: "BookBaseTests", dependencies: ["BookBase"]),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"], exclude: ["Fixtures"]),
         .testTarget(name: "BookConfigTests", dependencies: ["BookConfig", "BookModel"]),
         .testTarget(name: "BookResolveTests", dependencies: ["BookBase", "BookResolve", "BookModel", "BookConfig"]),
-        .testTarget(name: "BookLayoutTests", dependencies: ["BookTestSupport", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
-        .testTarget(name: "BookRenderTests", dependencies: ["BookBase", "BookTestSupport", "BookRender", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
-        .testTarget(name: "BookCompareTests", dependencies: ["BookCompare", "BookTestSupport", "BookLayout", "CShim", "CGraphics"]),
+        .testTarget(name: "BookLayoutTests", dependencies: ["BookRenderKit", "BookTestSupport", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
+        .testTarget(name: "BookRenderTests", dependencies: ["BookRenderKit", "BookBase", "BookTestSupport", "BookRender", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
+        .testTarget(name: "BookCompareTests", dependencies: ["BookRenderKit", "BookCompare", "BookTestSupport", "BookLayout", "CShim", "CGraphics"]),
         // The golden-image suite: every case under Tests/Goldens rendered and compared with its reference PNGs.
-        .testTarget(name: "GoldenTests", dependencies: ["BookBase", "BookCompare", "BookRender", "BookLayout", "BookModel", "BookTestSupport"]),
+        .testTarget(name: "GoldenTests", dependencies: ["BookRenderKit", "BookTestSupport"]),
         .testTarget(name: "BookIllustrateTests", dependencies: ["BookBase", "BookIllustrate", "BookModel", "BookResolve", "BookTestSupport"]),
-        .testTarget(name: "BookBatchTests", dependencies: ["BookBatch", "BookModel", "BookTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["BookTestSupport", "BookModel"]),
+        .testTarget(name: "BookBatchTests", dependencies: ["BookRenderKit", "BookTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["BookRenderKit", "BookTestSupport"]),
     ]
 )

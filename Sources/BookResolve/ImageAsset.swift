@@ -88,9 +88,20 @@ public final class ImageAsset: Sendable {
     }
 
     /// Whether the bytes are a file's (not an inline image's).
-    public var isFile: Bool {
-        if case .file = storage { return true }
-        return false
+    public var isFile: Bool { file != nil }
+
+    /// The size of the encoded picture, without reading a file.
+    public var byteCount: Int {
+        switch storage {
+        case .bytes(let data): data.count
+        case .file(_, let count): count
+        }
+    }
+
+    /// The file the picture is read from; nil for an inline image.
+    public var file: URL? {
+        if case .file(let url, _) = storage { return url }
+        return nil
     }
 
     /// The image's file opened for reading, and its size, when the asset is a file whose size is

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import BookConfig
-import BookBatch
+
+import BookRenderKit
 
 struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -69,7 +69,7 @@ struct Batch: ParsableCommand {
         do {
             if isDir.boolValue {
                 guard let outputDir else { throw ValidationError("a folder of books needs --output-dir") }
-                let options = ExportOptions(png: pngDpi == nil ? nil : "", dpi: pngDpi)
+                let options = JobOptions(png: pngDpi == nil ? nil : "", dpi: pngDpi)
                 list = try Manifest.read(folder: sourceURL, outputFolder: URL(fileURLWithPath: outputDir), profile: profile, options: options)
             } else {
                 list = try Manifest.read(jsonLines: sourceURL)
@@ -80,12 +80,11 @@ struct Batch: ParsableCommand {
         }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let console = BatchConsole(style: events ? .jsonLines : BatchConsole.defaultStyle)
-        let result = BatchRunner(runner: JobRunner(executable: executable, timeout: timeout), jobs: jobs,
-                                 resources: try? ResourceLocator.locate())
+        let result = BatchRunner(runner: JobRunner(executable: executable, timeout: timeout), jobs: jobs)
             .run(list, shard: part) { console.handle($0) }
         if let summary {
-            do { try result.json(pretty: true).write(to: URL(fileURLWithPath: summary), options: .atomic) } catch {
-                Console.error("error: cannot write the summary \(summary): \(error.localizedDescription)")
+            do throws(BookRenderError) { try JSONOutput.write(result, to: URL(fileURLWithPath: summary)) } catch {
+                Console.error("error: cannot write the summary \(summary): \(error.message)")
             }
         }
         Console.error(result.text)

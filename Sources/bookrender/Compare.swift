@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import BookCompare
+import BookRenderKit
 
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -60,8 +60,10 @@ struct Compare: ParsableCommand {
     func validate() throws {
         do {
             try options().validate()
-        } catch {
+        } catch let error as BookRenderError {
             throw ValidationError(error.message)
+        } catch {
+            throw ValidationError("\(error)")
         }
         guard Rasterizer(rawValue: rasterizer) != nil else {
             throw ValidationError("--rasterizer must be pdftoppm or cairo, not \(rasterizer)")
@@ -69,36 +71,34 @@ struct Compare: ParsableCommand {
         guard dpi.isFinite, dpi > 0, dpi <= 2400 else { throw ValidationError("--dpi must be between 0 and 2400") }
     }
 
-    private func options() throws(CompareError) -> CompareOptions {
+    private func options() throws(BookRenderError) -> CompareOptions {
         var regions: [IgnoreRegion] = []
-        for text in ignore { regions.append(try IgnoreRegion(parsing: text)) }
+        do {
+            for text in ignore { regions.append(try IgnoreRegion(parsing: text)) }
+        } catch {
+            throw BookRenderError(.invalidOptions, error.message)
+        }
         return CompareOptions(threshold: threshold, tolerance: tolerance, maxDiffPixels: maxDiffPixels,
                               maxDiffRatio: maxDiffRatio, ignore: regions, includeAA: includeAA)
     }
 
     func run() throws {
-        let expectedURL = URL(fileURLWithPath: expected), actualURL = URL(fileURLWithPath: actual)
         let reportURL = URL(fileURLWithPath: out)
-        var code: Int32
-        var report: CompareReport
-        do {
-            report = try Comparison.run(expected: expectedURL, actual: actualURL, options: try options(), dpi: dpi,
-                                        rasterizer: Rasterizer(rawValue: rasterizer) ?? .pdftoppm, reportDirectory: reportURL)
-            code = report.exitCode
-            if update {
-                report.updated = try Rerecord.update(expected: expectedURL, actual: actualURL, report: report)
-                try ReportWriter.write(report, to: reportURL)
-                code = 0
-            }
+        let report: CompareReport
+        do throws(BookRenderError) {
+            report = try PageComparison.run(expected: URL(fileURLWithPath: expected), actual: URL(fileURLWithPath: actual),
+                                            options: try options(), dpi: dpi, rasterizer: Rasterizer(rawValue: rasterizer) ?? .pdftoppm,
+                                            reportFolder: reportURL, update: update)
         } catch {
             Console.error("error: \(error.message)")
             throw ExitCode(2)
         }
         if json {
-            Console.out(String(decoding: try report.jsonData(), as: UTF8.self))
+            Console.out(String(decoding: (try? report.jsonData()) ?? Data(), as: UTF8.self))
         } else {
             Console.out(report.summaryText(reportDirectory: reportURL))
         }
+        let code = update ? 0 : report.exitCode
         if code != 0 { throw ExitCode(code) }
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import BookModel
-import BookLayout
-import BookRender
+import BookRenderKit
 
 struct Cover: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,25 +34,13 @@ struct Cover: ParsableCommand {
     }
 
     func run() throws {
-        PDFFinisher.prepare()
-        do {
-            let pipeline = Pipeline(theme: theme, profile: profile)
-            let loaded = try pipeline.load(book)
-            let (resolved, resources) = try pipeline.resolve(loaded)
-            // The spine depends on the interior as the printer will receive it, padding included.
-            let interior = try pipeline.layout(resolved, resources: resources)
-            let (tree, info) = try CoverSpread.layout(resolved, interiorPages: interior.pages.count, paper: paper,
-                                                      typesetter: try pipeline.typesetter(resolved, resources: resources))
-            let pdf = URL(fileURLWithPath: output)
-            try PrintPDF.write(tree, to: pdf)
-            if let png {
-                try PNGPageWriter(dpi: dpi).write(tree, to: URL(fileURLWithPath: png))
-            }
+        do throws(BookRenderError) {
+            let document = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(theme: theme, profile: profile))
+            let r = try document.cover(CoverOptions(pdf: URL(fileURLWithPath: output), paper: paper,
+                                                    png: png.map { URL(fileURLWithPath: $0) }, dpi: dpi))
             Console.error(String(format: "wrote %@: %.3f × %.3f in sheet, spine %.4f in for %d interior pages on %@ paper%@",
-                                 output, info.sheetInches.width, info.sheetInches.height, info.spineInches, info.interiorPages,
-                                 paper, info.spineText ? ", with spine text" : ", too thin for spine text"))
-        } catch let e as ValidationError {
-            throw e
+                                 output, r.sheetWidthInches, r.sheetHeightInches, r.spineInches, r.interiorPages,
+                                 paper, r.spineText ? ", with spine text" : ", too thin for spine text"))
         } catch {
             throw Exit.fail(error)
         }

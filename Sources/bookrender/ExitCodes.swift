@@ -1,43 +1,17 @@
 import ArgumentParser
 import Foundation
-import BookBase
-import BookModel
-import BookConfig
-import BookResolve
-import BookRender
+import BookRenderKit
 
-/// sysexits(3) codes, so shell scripts and batch jobs can tell a bad book from a broken disk.
 enum Exit {
-    static let dataError = ExitCode(65)
-    static let noInput = ExitCode(66)
-    static let software = ExitCode(70)
-    static let cannotCreate = ExitCode(73)
-
-    /// Prints the error as the user should read it and picks its exit code.
-    static func fail(_ error: Error) -> ExitCode {
-        let code: ExitCode
-        switch error {
-        case let e as BookError: code = e.kind == .io ? noInput : dataError
-        case is ResolveError, is ConfigError: code = dataError
-        case is OutputError: code = cannotCreate
-        case is PreflightRefusal: code = ExitCode(1)
-        case is RenderError: code = software
-        default: code = software
+    /// Prints the error as the user should read it and picks its exit code (sysexits(3), so shell
+    /// scripts and batch jobs can tell a bad book from a broken disk).
+    static func fail(_ error: BookRenderError) -> ExitCode {
+        if error.kind == .preflightFailed {
+            for d in error.diagnostics { Console.error("preflight \(d)") }
         }
-        Console.error("error: \(error)")
-        return code
+        Console.error("error: \(error.message)")
+        return ExitCode(error.exitCode)
     }
-}
-
-/// Export with a print profile stops before writing when preflight finds errors.
-struct PreflightRefusal: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
-struct OutputError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }
 
 enum Console {
@@ -46,5 +20,10 @@ enum Console {
     }
     static func out(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Pretty, sorted JSON on stdout.
+    static func json<T: Encodable>(_ value: T) {
+        out(String(decoding: (try? JSONOutput.encode(value)) ?? Data(), as: UTF8.self))
     }
 }

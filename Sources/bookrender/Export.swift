@@ -1,10 +1,6 @@
 import ArgumentParser
 import Foundation
-import BookBase
-import BookModel
-import BookResolve
-import BookLayout
-import BookRender
+import BookRenderKit
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +37,7 @@ struct Export: ParsableCommand {
     @Flag(name: .long, help: "With --profile: write the PDF even when preflight finds errors.")
     var force = false
 
-    @Option(name: .long, help: "Write a JSON report (pages, placeholders, warnings) to this file.")
+    @Option(name: .long, help: "Write a JSON report (pages, placeholders, findings, fonts, images, time per stage) to this file; when the export fails, its error.")
     var report: String?
 
     @Option(name: .long, help: "Threads the export uses to read images, lay out long texts, copy pictures into the PDF and rasterize PNG pages (default: one per core). The files are the same whatever the number.")
@@ -60,88 +56,29 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            // With one worker, everything stays on this thread (a batch runs its exports so).
-            if workers > 1 { PDFFinisher.prepare() }
-            let book = fillMissing ? try illustrate.fill(self.book) : self.book
-            let pipeline = Pipeline(theme: theme, strict: strict, profile: profile, threads: workers)
-            let loaded = try pipeline.load(book)
-            let (resolved, resources) = try pipeline.resolve(loaded)
-            let pdf = URL(fileURLWithPath: output)
-            try ensureFolder(pdf.deletingLastPathComponent())
-            let tree: PageTree
-            let selected: Set<Int>?
-            if resolved.profile == nil && pages == nil {
-                // Pages are drawn as layout makes them; a finding that stops the export stops it
-                // before the PDF replaces anything.
-                selected = nil
-                let document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: resolved.book.title,
-                                           author: resolved.book.author, created: resolved.book.created)
-                tree = try PrintPDF.write(to: pdf, document: document, threads: workers) { drawPage in
-                    // Without PNGs to draw afterwards, a drawn page's text need not stay in memory.
-                    let tree = try pipeline.layout(resolved, resources: resources, keepingText: png != nil, eachPage: drawPage)
-                    try report(tree, loaded)
-                    return tree
-                }
-            } else {
-                tree = try pipeline.layout(resolved, resources: resources)
-                selected = try pages?.pages(upTo: tree.pages.count)
-                try report(tree, loaded)
-                if let printProfile = resolved.profile {
-                    let findings = PageTreePreflight.check(tree, profile: printProfile)
-                    findings.forEach { Console.error("preflight \($0)") }
-                    if !findings.errors.isEmpty && !force {
-                        throw PreflightRefusal(message: "preflight found \(findings.errors.count) error(s) for \(printProfile.name); "
-                            + "fix them, or pass --force to write the PDF anyway")
-                    }
-                }
-                try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile, threads: workers)
+        let settings = RenderSettings(theme: theme, profile: profile, strict: strict, workers: workers)
+        let options = ExportOptions(pdf: URL(fileURLWithPath: output),
+                                    png: png.map { .init(folder: URL(fileURLWithPath: $0), dpi: dpi, spreads: spreads) },
+                                    pages: pages?.ranges, force: force, report: report.map { URL(fileURLWithPath: $0) },
+                                    keepPageTree: true)
+        do throws(BookRenderError) {
+            let file = fillMissing ? try illustrate.fill(book) : URL(fileURLWithPath: book)
+            let result = try BookDocument.open(file, settings: settings).export(options)
+            for finding in result.findings {
+                Console.error(finding.stage == .preflight ? "preflight \(finding)" : "\(finding)")
             }
-            var summary = "wrote \(output) (\(selected?.count ?? tree.pages.count) pages)"
-            if let png {
-                let dir = URL(fileURLWithPath: png)
-                try ensureFolder(dir)
-                let files: [URL]
-                if workers == 1 {
-                    files = try PNGPageWriter(dpi: dpi, spreads: spreads).write(tree, to: dir, pages: selected)
-                } else {
-                    // Only for a book with a text Pango must draw: each worker lays it out again, on one thread.
-                    let perWorker = Pipeline(theme: theme, strict: strict, profile: profile, threads: 1)
-                    files = try ParallelPNGWriter(dpi: dpi, spreads: spreads, workers: workers)
-                        .write(tree, to: dir, pages: selected) {
-                            try perWorker.layout(resolved, resources: resources)
-                        }
-                }
-                summary += ", \(files.count) PNG files in \(png) at \(Int(dpi)) dpi"
-            }
-            if let report {
-                try ExportReport(tree: tree, source: loaded.source).write(to: URL(fileURLWithPath: report))
-            }
-            let placeholders = tree.findings.filter { $0.kind == .placeholder || $0.kind == .missingImage }.count
-            if placeholders > 0 { summary += "; \(placeholders) placeholder(s)" }
+            var summary = "wrote \(output) (\(result.writtenPages.count) pages)"
+            if let png { summary += ", \(result.pngFiles.count) PNG files in \(png) at \(Int(dpi)) dpi" }
+            if !result.placeholders.isEmpty { summary += "; \(result.placeholders.count) placeholder(s)" }
             Console.error(summary)
-            LeftToExit.keep(tree)
-        } catch let e as ValidationError {
-            throw e
+            // The page tree holds every Pango line and glyph of the book: freeing it piece by piece
+            // gives nothing back to a process about to end.
+            LeftToExit.keep(result)
         } catch {
+            if let report, error.kind != .unwritableOutput {
+                try? ExportOutcome(error: error).write(to: URL(fileURLWithPath: report), sparing: [URL(fileURLWithPath: book)])
+            }
             throw Exit.fail(error)
-        }
-    }
-
-    /// Prints the warnings and findings; with --strict, an error or a missing glyph stops the export.
-    private func report(_ tree: PageTree, _ loaded: LoadedBook) throws {
-        for w in loaded.warnings { Console.error("warning: \(w)") }
-        for f in tree.findings { Console.error(f.description) }
-        if strict, let bad = tree.findings.first(where: { $0.severity == .error || $0.kind == .missingGlyph }) {
-            throw ResolveError("--strict: \(bad)")
-        }
-    }
-
-    private func ensureFolder(_ url: URL) throws {
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        } catch {
-            throw OutputError(message: "cannot create the folder \(url.path): \(error.localizedDescription)")
         }
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import BookIllustrate
+import BookRenderKit
 
 struct Illustrate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,10 +19,8 @@ struct Illustrate: ParsableCommand {
     @OptionGroup var options: IllustrateFlags
 
     func run() throws {
-        do {
+        do throws(BookRenderError) {
             _ = try options.fill(book)
-        } catch let e as ValidationError {
-            throw e
         } catch {
             throw Exit.fail(error)
         }
@@ -62,14 +60,14 @@ struct IllustrateFlags: ParsableArguments {
         guard ProviderName(rawValue: provider) != nil else {
             throw ValidationError("--provider must be one of \(ProviderName.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard Resolution(rawValue: resolution) != nil else { throw ValidationError("--resolution must be preview or print") }
+        guard IllustrationResolution(rawValue: resolution) != nil else { throw ValidationError("--resolution must be preview or print") }
         guard concurrency >= 1, concurrency <= 64 else { throw ValidationError("--concurrency must be between 1 and 64") }
         if let maxImages, maxImages < 0 { throw ValidationError("--max-images must not be negative") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
-    /// Runs the step and returns the path of the book to render (a new file beside an app's file).
-    func fill(_ book: String) throws -> String {
+    /// Runs the step and returns the book to render (a new file beside an app's file).
+    func fill(_ book: String) throws(BookRenderError) -> URL {
         let name = ProviderName(rawValue: provider)!
         let env = ProcessInfo.processInfo.environment
         let settings = ProviderSettings(name: name, model: model, baseURL: baseURL,
@@ -79,10 +77,9 @@ struct IllustrateFlags: ParsableArguments {
         // Lets tests and the benchmark exercise backoff without waiting seconds.
         if let base = env["BOOKRENDER_RETRY_BASE"].flatMap(Double.init) { retry.baseDelay = base }
         let opts = IllustrateOptions(provider: settings, concurrency: concurrency, maxImages: maxImages,
-                                     resolution: Resolution(rawValue: resolution)!, dryRun: dryRun,
+                                     resolution: IllustrationResolution(rawValue: resolution)!, dryRun: dryRun,
                                      cache: IllustrationCache(directory: cacheDir), retry: retry,
                                      log: { Console.error($0) }, output: { Console.out($0) })
-        let summary = try Illustrator.runBlocking(bookAt: URL(fileURLWithPath: book), options: opts)
-        return summary.bookFile.path
+        return try Illustration.run(bookAt: URL(fileURLWithPath: book), options: opts).bookFile
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import BookBase
-import BookModel
+import BookRenderKit
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,49 +20,12 @@ struct Import: ParsableCommand {
     var extractImages = false
 
     func run() throws {
-        do {
-            let loaded = try BookLoader.load(contentsOf: URL(fileURLWithPath: input))
-            let out = URL(fileURLWithPath: output)
-            if FileManager.default.fileExists(atPath: out.path) && !force {
-                throw OutputError(message: "\(output) exists; pass --force to replace it")
-            }
-            var book = loaded.book
-            if extractImages {
-                let (extracted, images) = BookExporter.extractingInlineImages(of: book)
-                try writeImages(images, beside: out)
-                book = extracted
-            }
-            let data = try BookExporter.encode(book)
-            do {
-                try data.write(to: out, options: .atomic)
-            } catch {
-                throw OutputError(message: "cannot write \(output): \(error.localizedDescription)")
-            }
-            Console.error("imported \(loaded.source) file \(input) → \(output) (\(loaded.book.pages.count) entries in pages)")
+        do throws(BookRenderError) {
+            let document = try BookDocument.open(URL(fileURLWithPath: input), settings: RenderSettings(workers: 1))
+            try document.writeBookJSON(to: URL(fileURLWithPath: output), extractImages: extractImages, replace: force)
+            Console.error("imported \(document.source) file \(input) → \(output) (\(document.book.pages.count) entries in pages)")
         } catch {
             throw Exit.fail(error)
-        }
-    }
-
-    /// Writes each image unless the same bytes are already there; a different file of the same name
-    /// is the user's and stops the import before anything is written.
-    private func writeImages(_ images: [BookExporter.ExtractedImage], beside book: URL) throws {
-        let folder = book.deletingLastPathComponent()
-        for image in images {
-            let url = folder.appendingPathComponent(image.path)
-            if let existing = FileManager.default.contents(atPath: url.path), existing != image.data {
-                throw OutputError(message: "\(url.path) exists with other content; import into an empty folder or move it away")
-            }
-        }
-        for image in images {
-            let url = folder.appendingPathComponent(image.path)
-            guard !FileManager.default.fileExists(atPath: url.path) else { continue }
-            do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try image.data.write(to: url, options: .atomic)
-            } catch {
-                throw OutputError(message: "cannot write \(url.path): \(error.localizedDescription)")
-            }
         }
     }
 }

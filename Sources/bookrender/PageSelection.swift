@@ -1,4 +1,3 @@
-import Foundation
 import ArgumentParser
 
 /// `--pages 3-7`, `--pages 1,4-6`: physical page numbers, 1-based.
@@ -17,12 +16,5 @@ struct PageSelection: ExpressibleByArgument {
         }
         guard !out.isEmpty else { return nil }
         ranges = out
-    }
-
-    func pages(upTo count: Int) throws -> Set<Int> {
-        if let bad = ranges.first(where: { $0.upperBound > count }) {
-            throw ValidationError("--pages \(bad.lowerBound)-\(bad.upperBound): the book has \(count) pages")
-        }
-        return Set(ranges.flatMap { Array($0) })
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import BookConfig
-import BookLayout
-import BookRender
+import BookRenderKit
 
 struct Preflight: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,31 +18,23 @@ struct Preflight: ParsableCommand {
     var json = false
 
     func run() throws {
-        let findings: [PreflightFinding]
-        do {
-            let resources = try ResourceLocator.locate()
-            let printProfile = try PrintProfile.load(named: profile, from: resources.profiles)
+        let report: PreflightReport
+        do throws(BookRenderError) {
+            let url = URL(fileURLWithPath: input)
             if input.lowercased().hasSuffix(".pdf") {
-                findings = try PDFPreflight.check(URL(fileURLWithPath: input), profile: printProfile)
+                report = try PDFCheck.preflight(url, profile: profile)
             } else {
-                let pipeline = Pipeline(profile: profile)
-                let loaded = try pipeline.load(input)
-                let (resolved, resources) = try pipeline.resolve(loaded)
-                findings = PageTreePreflight.check(try pipeline.layout(resolved, resources: resources), profile: printProfile)
+                report = try BookDocument.open(url, settings: RenderSettings(profile: profile)).preflight(profile: profile)
             }
         } catch {
             throw Exit.fail(error)
         }
         if json {
-            struct Report: Encodable { var profile: String; var input: String; var errors: Int; var findings: [PreflightFinding] }
-            let e = JSONEncoder()
-            e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let report = Report(profile: profile, input: input, errors: findings.errors.count, findings: findings)
-            Console.out(String(decoding: try e.encode(report), as: UTF8.self))
+            Console.json(PreflightReport(profile: report.profile, input: input, findings: report.findings))
         } else {
-            findings.forEach { Console.out($0.description) }
-            Console.out("\(input): \(findings.errors.count) error(s), \(findings.count - findings.errors.count) warning(s) for \(profile)")
+            report.findings.forEach { Console.out($0.description) }
+            Console.out("\(input): \(report.errors) error(s), \(report.findings.count - report.errors) warning(s) for \(profile)")
         }
-        if !findings.errors.isEmpty { throw ExitCode(1) }
+        if !report.passed { throw ExitCode(1) }
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import BookModel
-import BookResolve
+import BookRenderKit
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,13 +14,10 @@ struct Validate: ParsableCommand {
     var strict = false
 
     func run() throws {
-        do {
-            let pipeline = Pipeline(strict: strict)
-            let loaded = try pipeline.load(book)
-            for w in loaded.warnings { Console.error("warning: \(w)") }
-            let (resolved, _) = try pipeline.resolve(loaded)
-            for f in resolved.findings { Console.error(f.description) }
-            Console.out("\(book): valid \(loaded.source) book, \(resolved.pages.count) entries in pages, theme \(resolved.themeName)")
+        do throws(BookRenderError) {
+            let report = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(strict: strict)).validate()
+            for d in report.diagnostics { Console.error(d.description) }
+            Console.out("\(book): valid \(report.source) book, \(report.entries) entries in pages, theme \(report.theme)")
         } catch {
             throw Exit.fail(error)
         }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import BookBatch
+import BookRenderKit
 import BookTestSupport
 
 /// A batch knows its renderer by the executable's content: a copy elsewhere is the same

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BookBatch
+@testable import BookRenderKit
 import BookTestSupport
 
 @Suite struct ShardTests {

@@ -3,6 +3,7 @@ import CGraphics
 import BookCompare
 import BookLayout
 import BookTestSupport
+import BookRenderKit
 
 /// Pages drawn with cairo for the tests: paper, a line of text, filled areas, a diagonal stroke.
 /// Hinting and metric rounding are off so a sub-pixel offset really moves the anti-aliasing.
@@ -49,7 +50,7 @@ enum Synthetic {
         // configuration, which other tests in this process replace, so the glyphs (and these
         // tests' outcome) would depend on test order. DejaVu Sans Bold (fonts-dejavu-core) has the
         // broad strokes pixelmatch's anti-aliasing detector is built for.
-        let typesetter = try! TestPipeline.typesetter(extraFonts: [URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu")])
+        let typesetter = try! TestFonts.typesetter(extraFonts: [URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu")])
         let layout = typesetter.layout(page.text, style: TextStyle(family: "DejaVu Sans", size: page.size, weight: 700),
                                        width: 0, alignment: .start, hyphenate: false)
         cairo_set_source_rgb(cr, Double(ink.r) / 255, Double(ink.g) / 255, Double(ink.b) / 255)

@@ -5,6 +5,7 @@ import BookConfig
 import BookResolve
 import BookLayout
 import BookTestSupport
+import BookRenderKit
 
 /// What the layout stage promises about the page tree, asserted without pixels.
 @Suite struct PageTreeTests {
@@ -26,7 +27,7 @@ import BookTestSupport
 
     @Test func longTextFlowsOverPagesWithNoTextLostOrOutsideItsFrame() throws {
         let input = sampleProse(paragraphs: 60)
-        let tree = try TestPipeline.layout(memoir(input))
+        let tree = try TestBooks.document(memoir(input)).layout()
         let boxes = flowBoxes(tree)
         #expect(boxes.count > 5, "60 paragraphs should need several pages")
         let laidOut = boxes.map { $0.box.text }.joined(separator: "\n")
@@ -52,7 +53,7 @@ import BookTestSupport
 
     @Test func noWidowsOrOrphansAtAnyPageBreak() throws {
         for seed in [1, 2, 3, 5, 8] as [UInt64] {
-            let tree = try TestPipeline.layout(memoir(sampleProse(paragraphs: 40, seed: seed)))
+            let tree = try TestBooks.document(memoir(sampleProse(paragraphs: 40, seed: seed))).layout()
             let boxes = flowBoxes(tree)
             for (a, b) in zip(boxes, boxes.dropFirst()) {
                 let lines = a.box.layout.lines
@@ -65,7 +66,7 @@ import BookTestSupport
     }
 
     @Test func justifiedEnglishIsHyphenated() throws {
-        let tree = try TestPipeline.layout(memoir(sampleProse(paragraphs: 30)))
+        let tree = try TestBooks.document(memoir(sampleProse(paragraphs: 30))).layout()
         let lines = flowBoxes(tree).flatMap { $0.box.layout.lines[$0.box.lines] }
         let hyphenated = lines.filter(\.endsWithSoftHyphen)
         #expect(hyphenated.count >= 3, "memoir body is justified and hyphenated; expected lines ending in a hyphen")
@@ -79,7 +80,7 @@ import BookTestSupport
             Page(type: .chapter, title: "Part Three"),               // page 6 is left: a blank goes first
             Page(type: .spread, scene: "wide"),                      // page 8 is left
         ])
-        let tree = try TestPipeline.layout(book)
+        let tree = try TestBooks.document(book).layout()
         #expect(tree.pages.map(\.role) == [.cover, .illustration, .chapter, .spreadLeft, .spreadRight, .blank, .chapter,
                                            .spreadLeft, .spreadRight])
         #expect(tree.pages[0].side == .right)
@@ -94,7 +95,7 @@ import BookTestSupport
         let book = Book(kind: .storybook, title: "Wide", pages: [
             Page(type: .illustration, text: "x", scene: "s"),
             Page(type: .spread, image: .path("wide.jpg"), leftText: "Left words", rightText: "Right words")])
-        let tree = try TestPipeline.layout(book, folder: dir)
+        let tree = try TestBooks.document(book, folder: dir).layout()
         let left = try #require(tree.pages.first { $0.role == .spreadLeft }), right = try #require(tree.pages.first { $0.role == .spreadRight })
         let l = try #require(left.images.first), r = try #require(right.images.first)
         #expect(l.asset === r.asset)
@@ -107,7 +108,7 @@ import BookTestSupport
         let book = Book(kind: .storybook, title: "Gaps", pages: [
             Page(type: .illustration, text: "Shown.", scene: "a lighthouse at night"),
             Page(type: .illustration, image: .path("nowhere.jpg"), text: "Lost.")])
-        let tree = try TestPipeline.layout(book, folder: try temporaryDirectory("gaps"))
+        let tree = try TestBooks.document(book, folder: try temporaryDirectory("gaps")).layout()
         for p in tree.pages.dropFirst() {
             #expect(p.items.contains { if case .placeholderArt = $0 { return true } else { return false } })
         }
@@ -119,12 +120,14 @@ import BookTestSupport
 
     @Test func strictTurnsAMissingImageIntoAnError() throws {
         let book = Book(kind: .storybook, title: "Gaps", pages: [Page(type: .illustration, image: .path("nowhere.jpg"), text: "Lost.")])
-        #expect(throws: ResolveError.self) { try TestPipeline.resolve(book, strict: true) }
+        #expect { try TestBooks.document(book, strict: true).resolve() } throws: { error in
+            (error as? BookRenderError)?.kind == .invalidBook && (error as? BookRenderError)?.message.contains("nowhere.jpg") == true
+        }
     }
 
     @Test func qrPageHoldsAScannableModuleGrid() throws {
         let book = Book(kind: .memoir, title: "QR", pages: [Page(type: .qr, caption: "Listen", url: "https://example.com/a")])
-        let tree = try TestPipeline.layout(book)
+        let tree = try TestBooks.document(book).layout()
         let qr = try #require(tree.pages[1].items.compactMap { if case .qr(let q) = $0 { return q } else { return nil } }.first)
         #expect(qr.size == 21 || qr.size == 25, "a short URL is a version 1 or 2 symbol")
         #expect(qr.modules.count == qr.size * qr.size)
@@ -139,13 +142,13 @@ import BookTestSupport
     @Test func defaultTrimIsThreeByFourAndTokensCanBeOverridden() throws {
         var book = Book(kind: .storybook, title: "T", pages: [Page(type: .text, text: "Hi.")])
         book.tokens = .object(["palette": .object(["accent": .string("#112233")])])
-        let resolved = try TestPipeline.resolve(book)
+        let resolved = try TestBooks.document(book).resolve()
         #expect(resolved.trim == TrimSize(width: 594, height: 792))
         #expect(resolved.tokens.palette.accent == Color(hex: "#112233"))
         #expect(resolved.tokens.typography.body.family == "Andika")
         book.format = BookFormat(trim: .preset("6x9"))
         book.cover = Cover(accent: "#445566")
-        let r2 = try TestPipeline.resolve(book, theme: "memoir")
+        let r2 = try TestBooks.document(book, theme: "memoir").resolve()
         #expect(r2.trim == TrimSize(width: 432, height: 648))
         #expect(r2.tokens.palette.accent == Color(hex: "#445566"), "cover.accent wins over the tokens")
         #expect(r2.tokens.typography.title.family == "Linux Libertine O")
@@ -155,7 +158,7 @@ import BookTestSupport
         let book = Book(kind: .storybook, title: "Boxes", pages: [
             Page(type: .illustration, text: "Plain.", scene: "x"),
             Page(type: .illustration, text: "A private-use char \u{F0000} here.", scene: "y")])
-        let tree = try TestPipeline.layout(book)
+        let tree = try TestBooks.document(book).layout()
         let missing = tree.findings.filter { $0.kind == .missingGlyph }
         #expect(missing.count == 1)
         #expect(missing.first?.physicalPages == [3])
@@ -171,14 +174,14 @@ import BookTestSupport
             Page(type: .illustration, text: "Plain.", scene: "x"),
             Page(type: .illustration, text: "A private-use char \u{F0000} here.", scene: "y"),
             Page(type: .text, text: long), Page(type: .text, text: long + " Again.")])
-        let resolved = try TestPipeline.resolve(book)
-        var layouter = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: 2)
+        let resolved = try TestBooks.document(book).resolve()
+        var layouter = BookLayouter(typesetter: try TestFonts.typesetter(), textThreads: 2)
         layouter.keepsHandedOverText = false
         var handedText: [[String]] = []
         let tree = layouter.layout(resolved) { page in
             handedText.append(page.textBoxes.flatMap { box in box.lines.map { box.layout.lines[$0].text } })
         }
-        let kept = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: 2).layout(resolved)
+        let kept = BookLayouter(typesetter: try TestFonts.typesetter(), textThreads: 2).layout(resolved)
         let keptText = kept.pages.map { page in page.textBoxes.flatMap { box in box.lines.map { box.layout.lines[$0].text } } }
         #expect(handedText == keptText, "each page had its text when it was handed over")
         #expect(keptText.joined().count > 40)
@@ -196,10 +199,10 @@ import BookTestSupport
         try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: font.path)
         var book = Book(kind: .storybook, title: "Own face", pages: [Page(type: .text, text: "Set in the book's own face.")])
         book.tokens = .object(["typography": .object(["body": .object(["family": .string("DejaVu Sans")])])])
-        let used = try TestPipeline.layout(book, folder: dir).pages[1].textBoxes.flatMap { $0.layout.fontFiles }
+        let used = try TestBooks.document(book, folder: dir).layout().pages[1].textBoxes.flatMap { $0.layout.fontFiles }
         #expect(used.contains(font.resolvingSymlinksInPath().path), "\(used)")
         // Without the folder the family is not in the font set and a font of ours stands in.
-        let elsewhere = try TestPipeline.layout(book, folder: try temporaryDirectory("nofonts")).pages[1].textBoxes.flatMap { $0.layout.fontFiles }
+        let elsewhere = try TestBooks.document(book, folder: try temporaryDirectory("nofonts")).layout().pages[1].textBoxes.flatMap { $0.layout.fontFiles }
         #expect(!elsewhere.contains { $0.hasSuffix("DejaVuSans.ttf") })
     }
 }

@@ -5,6 +5,7 @@ import BookConfig
 import BookResolve
 import BookLayout
 import BookTestSupport
+import BookRenderKit
 
 /// Print profiles: the printers' tables, and the page geometry they make.
 @Suite struct PrintProfileTests {
@@ -62,8 +63,8 @@ import BookTestSupport
         try run("convert", ["-size", "300x400", "gradient:red-blue", dir.appendingPathComponent("p.jpg").path])
         let book = Book(kind: .storybook, title: "Bleed", pages: [Page(type: .illustration, image: .path("p.jpg"), text: "Some words.")]
                         + (0..<3).map { _ in Page(type: .text, text: sampleProse(paragraphs: 3)) })
-        let resolved = try TestPipeline.resolve(book, folder: dir, profile: "lulu")
-        let tree = BookLayouter(typesetter: try TestPipeline.typesetter()).layout(resolved)
+        let resolved = try TestBooks.document(book, folder: dir, profile: "lulu").resolve()
+        let tree = BookLayouter(typesetter: try TestFonts.typesetter()).layout(resolved)
         let page = try #require(tree.pages.first { $0.role == .illustration })
         let bleed = tree.geometry.bleedRect(page: page.number, trim: tree.trim)
         #expect(bleed.width > tree.trim.width && bleed.x < 0 && bleed.y < 0)
@@ -85,8 +86,8 @@ import BookTestSupport
     @Test func kdpGutterGrowsWithTheBook() throws {
         let book = Book(kind: .memoir, title: "Thick", format: BookFormat(trim: .preset("6x9")),
                         pages: [Page(type: .text, text: sampleProse(paragraphs: 700))])
-        let resolved = try TestPipeline.resolve(book, profile: "kdp")
-        let tree = BookLayouter(typesetter: try TestPipeline.typesetter()).layout(resolved)
+        let resolved = try TestBooks.document(book, profile: "kdp").resolve()
+        let tree = BookLayouter(typesetter: try TestFonts.typesetter()).layout(resolved)
         let kdp = try profile("kdp")
         let wanted = try #require(kdp.gutterMargin(pages: tree.pages.count))
         #expect(tree.pages.count > 150, "the test book must pass the first bracket (\(tree.pages.count) pages)")

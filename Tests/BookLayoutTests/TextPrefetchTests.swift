@@ -4,6 +4,7 @@ import BookModel
 import BookResolve
 @testable import BookLayout
 import BookTestSupport
+import BookRenderKit
 
 /// Long texts are laid out on several threads, each with its own Typesetter. The result must be
 /// the layout one thread would make: the same lines, so the same pages and the same PDF.
@@ -22,7 +23,7 @@ import BookTestSupport
     /// fresh font maps, whose font metrics are computed while the other threads compute theirs:
     /// the moment Pango 1.50's shared recursion flag used to spoil a font's character width.
     @Test func typesettersOnConcurrentThreadsBreakLinesAsOneAlone() throws {
-        let reference = try TestPipeline.typesetter()
+        let reference = try TestFonts.typesetter()
         let expected = Self.requests.map { Self.lines(reference.makeLayout($0)) }
         let fonts = reference.fonts
         for round in 0..<10 {
@@ -46,16 +47,16 @@ import BookTestSupport
         let pages = (1...chapters).map { n in
             Page(type: .chapter, text: sampleProse(paragraphs: 30, seed: UInt64(n)), title: "Chapter \(n)")
         }
-        return try TestPipeline.resolve(Book(kind: .memoir, title: "Prefetch", language: "en-US", theme: "memoir",
-                                             format: BookFormat(trim: .preset("6x9")), pages: pages))
+        return try TestBooks.document(Book(kind: .memoir, title: "Prefetch", language: "en-US", theme: "memoir",
+                                             format: BookFormat(trim: .preset("6x9")), pages: pages)).resolve()
     }
 
     @Test func aBookLaidOutWithHelpersHasTheSamePagesAsWithout() throws {
         let resolved = try Self.memoir(chapters: 8)
-        let requests = TextPrefetch.requests(resolved, typesetter: try TestPipeline.typesetter())
+        let requests = TextPrefetch.requests(resolved, typesetter: try TestFonts.typesetter())
         #expect(requests.count == 8, "every chapter's text is long enough to lay out ahead")
         func pages(threads: Int) throws -> [[String]] {
-            let tree = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: threads).layout(resolved)
+            let tree = BookLayouter(typesetter: try TestFonts.typesetter(), textThreads: threads).layout(resolved)
             return tree.pages.map { page in page.items.flatMap { item -> [String] in
                 guard case .text(let box) = item else { return [] }
                 return box.lines.map { box.layout.lines[$0].text }
@@ -76,7 +77,7 @@ import BookTestSupport
         let resolved = try Self.memoir(chapters: 6)
         final class Seen { weak var layout: TextLayout? }
         func handOver(threads: Int) throws -> (pages: [[String]], seen: Int, freed: Bool, withoutPango: Int) {
-            var layouter = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: threads)
+            var layouter = BookLayouter(typesetter: try TestFonts.typesetter(), textThreads: threads)
             layouter.keepsHandedOverText = false
             var pages: [[String]] = [], seen: [Seen] = [], withoutPango = 0
             _ = layouter.layout(resolved) { page in

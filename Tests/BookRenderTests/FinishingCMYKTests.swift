@@ -4,6 +4,7 @@ import BookModel
 import BookConfig
 import BookRender
 import BookTestSupport
+import BookRenderKit
 
 /// CMYKConverter: RGB PDFs from cairo to CMYK PDF/X-1a with Ghostscript, checked with pdfinfo,
 /// pdfimages, pdffonts, qpdf and Ghostscript's own renderers.
@@ -195,7 +196,7 @@ import BookTestSupport
                         cover: Cover(title: "CMYK"),
                         pages: [Page(type: .photo, image: .path("ycck.jpg"), caption: "YCCK"),
                                 Page(type: .photo, image: .path("adobe.jpg"), caption: "Adobe CMYK")])
-        let tree = try TestPipeline.layout(book, folder: dir)
+        let tree = try TestBooks.document(book, folder: dir).layout()
         let rgb = dir.appendingPathComponent("rgb.pdf"), cmyk = dir.appendingPathComponent("cmyk.pdf")
         try PDFWriter.write(tree, to: rgb)
         try CMYKConverter.convertToPDFX1a(rgb, to: cmyk, plan: FinishingPlan(), options: Self.options)

@@ -3,6 +3,7 @@ import Foundation
 import BookLayout
 @testable import BookRender
 import BookTestSupport
+import BookRenderKit
 
 /// The PDF's text is drawn from glyph runs, so that pages can be drawn while helper threads still
 /// lay out later texts. The runs carry Pango's clusters: the PDF must be the one Pango's own cairo
@@ -17,7 +18,7 @@ import BookTestSupport
                       "hyphenation/english-justified", "hyphenation/german-compounds", "tricky-characters/whitespace"])
     func glyphRunsWriteThePDFPangoWrites(_ golden: String) throws {
         let book = Repository.root.appendingPathComponent("Tests/Goldens/\(golden)/book.json")
-        let tree = try TestPipeline.layout(file: book)
+        let tree = try TestBooks.open(book).layout()
         let dir = try temporaryDirectory("glyph-run-pdf")
         func draw(throughPango: Bool) throws -> Data {
             let file = dir.appendingPathComponent(throughPango ? "pango.pdf" : "runs.pdf")

@@ -4,6 +4,7 @@ import BookModel
 import BookResolve
 @testable import BookRender
 import BookTestSupport
+import BookRenderKit
 
 /// A JPEG file reaches the PDF without the process holding it: cairo is given its header, and the
 /// sink copies the rest from the file. Checked on the bytes: header lengths, what the sink writes
@@ -189,7 +190,7 @@ import BookTestSupport
         let book = Book(kind: .memoir, title: "Long header", language: "en-US", created: "2024-02-03T04:05:06Z",
                         theme: "memoir", format: BookFormat(trim: .preset("6x9")),
                         pages: [Page(type: .photo, image: .path("photo.jpg"), caption: "Photo")])
-        let tree = try TestPipeline.layout(book, folder: dir)
+        let tree = try TestBooks.document(book, folder: dir).layout()
         let pdf = dir.appendingPathComponent("book.pdf")
         try PrintPDF.write(tree, to: pdf)
         #expect(try run("qpdf", ["--check", pdf.path]).status == 0)

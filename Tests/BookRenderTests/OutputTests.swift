@@ -7,6 +7,7 @@ import BookResolve
 import BookLayout
 import BookRender
 import BookTestSupport
+import BookRenderKit
 
 /// The PDF and PNG files, checked with real readers (poppler, qpdf) and by decoding them again.
 @Suite struct OutputTests {
@@ -37,7 +38,7 @@ import BookTestSupport
 
     @Test func pdfHasTrimSizeEmbeddedFontsAndJPEGsPassedThrough() throws {
         let (book, dir, images) = try makeBook()
-        let tree = try TestPipeline.layout(book, folder: dir)
+        let tree = try TestBooks.document(book, folder: dir).layout()
         let pdf = dir.appendingPathComponent("out.pdf")
         try PrintPDF.write(tree, to: pdf)
 
@@ -76,7 +77,7 @@ import BookTestSupport
 
     @Test func cmykAndRotatedImagesComeOutRightInThePDF() throws {
         let (book, dir, _) = try makeBook()
-        let tree = try TestPipeline.layout(book, folder: dir)
+        let tree = try TestBooks.document(book, folder: dir).layout()
         let pdf = dir.appendingPathComponent("out.pdf")
         try PrintPDF.write(tree, to: pdf)
         // Rasterize the CMYK photo page with poppler and sample the photo's centre: red, not cyan.
@@ -97,7 +98,7 @@ import BookTestSupport
         let (book, dir, _) = try makeBook()
         var pdfs: [Data] = [], pngs: [[Data]] = []
         for run in 0..<2 {
-            let tree = try TestPipeline.layout(book, folder: dir)
+            let tree = try TestBooks.document(book, folder: dir).layout()
             let pdf = dir.appendingPathComponent("run\(run).pdf")
             try PrintPDF.write(tree, to: pdf)
             pdfs.append(try Data(contentsOf: pdf))
@@ -117,13 +118,13 @@ import BookTestSupport
         var edited = made
         if withMissingGlyph { edited.pages.append(Page(type: .text, text: "An unassigned code point: \u{0378}.")) }
         let book = edited
-        let tree = try TestPipeline.layout(book, folder: dir)
+        let tree = try TestBooks.document(book, folder: dir).layout()
         let serial = try PNGPageWriter(dpi: 40, spreads: true).write(tree, to: dir.appendingPathComponent("serial"))
         let layouts = Mutex(0)
         let parallel = try ParallelPNGWriter(dpi: 40, spreads: true, workers: 3)
             .write(tree, to: dir.appendingPathComponent("parallel")) {
                 layouts.withLock { $0 += 1 }
-                return try TestPipeline.layout(book, folder: dir)
+                return try TestBooks.document(book, folder: dir).layout()
             }
         #expect(layouts.withLock { $0 } == (withMissingGlyph ? 3 : 0), "layouts made again for the workers")
         #expect(serial.map(\.lastPathComponent) == parallel.map(\.lastPathComponent))
@@ -134,7 +135,7 @@ import BookTestSupport
 
     @Test func pngPagesAreTrimTimesDPIWithPHYs() throws {
         let (book, dir, _) = try makeBook()
-        let tree = try TestPipeline.layout(book, folder: dir)
+        let tree = try TestBooks.document(book, folder: dir).layout()
         let out = dir.appendingPathComponent("png")
         let files = try PNGPageWriter(dpi: 50, spreads: true).write(tree, to: out, pages: [1, 2, 3])
         #expect(files.map(\.lastPathComponent) == ["page-001.png", "spread-001.png", "page-002.png", "page-003.png", "spread-002-003.png"])
@@ -150,7 +151,7 @@ import BookTestSupport
         // Layout is made once and drawn to both: poppler's text of the PDF page must start each line
         // where the page tree says.
         let (book, dir, _) = try makeBook()
-        let tree = try TestPipeline.layout(book, folder: dir)
+        let tree = try TestBooks.document(book, folder: dir).layout()
         let pdf = dir.appendingPathComponent("out.pdf")
         try PrintPDF.write(tree, to: pdf)
         let page = try #require(tree.pages.first { $0.role == .text })

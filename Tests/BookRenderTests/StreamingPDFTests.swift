@@ -6,6 +6,7 @@ import BookResolve
 import BookLayout
 import BookRender
 import BookTestSupport
+import BookRenderKit
 
 /// The PDF is drawn once, page after page, and finished by appending to it: checked on the file
 /// with qpdf and poppler.
@@ -30,7 +31,7 @@ import BookTestSupport
 
     @Test func picturesRepeatedOverManyPagesAreStoredOnce() throws {
         let (book, dir, _) = try photoBook(pages: 70)
-        let tree = try TestPipeline.layout(book, folder: dir)
+        let tree = try TestBooks.document(book, folder: dir).layout()
         let pdf = dir.appendingPathComponent("book.pdf")
         try PrintPDF.write(tree, to: pdf)
         #expect(try run("qpdf", ["--show-npages", pdf.path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(tree.pages.count)")
@@ -40,7 +41,7 @@ import BookTestSupport
 
     @Test func finishingIsAnIncrementalUpdateAfterTheDrawnPages() throws {
         let (book, dir, jpeg) = try photoBook(pages: 4)
-        let tree = try TestPipeline.layout(book, folder: dir)
+        let tree = try TestBooks.document(book, folder: dir).layout()
         let pdf = dir.appendingPathComponent("book.pdf")
         try PrintPDF.write(tree, to: pdf)
         let bytes = try Data(contentsOf: pdf)
@@ -65,7 +66,7 @@ import BookTestSupport
         let (book, dir, jpeg) = try photoBook(pages: 4)
         func id() throws -> String {
             let pdf = dir.appendingPathComponent("book.pdf")
-            try PrintPDF.write(try TestPipeline.layout(book, folder: dir), to: pdf)
+            try PrintPDF.write(try TestBooks.document(book, folder: dir).layout(), to: pdf)
             let text = String(decoding: try Data(contentsOf: pdf), as: UTF8.self)
             let match = try #require(text.range(of: #"/ID \[<[0-9a-f]{32}>"#, options: [.regularExpression, .backwards]))
             return String(text[match])
@@ -83,11 +84,11 @@ import BookTestSupport
         let chapters = (1...6).map { n in Page(type: .chapter, text: sampleProse(paragraphs: 30, seed: UInt64(n)), title: "Chapter \(n)") }
         let book = Book(kind: .memoir, title: "Threads", language: "en-US", created: "2024-02-03T04:05:06Z", theme: "memoir",
                         format: BookFormat(trim: .preset("6x9")), pages: chapters)
-        let resolved = try TestPipeline.resolve(book)
+        let resolved = try TestBooks.document(book).resolve()
         let dir = try temporaryDirectory("threads")
         var files: [Data] = []
         for threads in [1, 2, 4] {
-            let tree = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: threads).layout(resolved)
+            let tree = BookLayouter(typesetter: try TestFonts.typesetter(), textThreads: threads).layout(resolved)
             let pdf = dir.appendingPathComponent("t\(threads).pdf")
             try PrintPDF.write(tree, to: pdf)
             files.append(try Data(contentsOf: pdf))
@@ -98,7 +99,7 @@ import BookTestSupport
 
     @Test func aPictureCutShortWhileRenderingFailsNamingItAndWritesNothing() throws {
         let (book, dir, jpeg) = try photoBook(pages: 4)
-        let tree = try TestPipeline.layout(book, folder: dir)
+        let tree = try TestBooks.document(book, folder: dir).layout()
         try jpeg.prefix(jpeg.count / 2).write(to: dir.appendingPathComponent("a.jpg"))
         let pdf = dir.appendingPathComponent("book.pdf")
         do {
@@ -119,7 +120,7 @@ import BookTestSupport
         }
         let book = Book(kind: .memoir, title: "Drawn as laid out", language: "en-US", created: "2024-02-03T04:05:06Z",
                         theme: "memoir", format: BookFormat(trim: .preset("6x9")), pages: chapters)
-        let resolved = try TestPipeline.resolve(book)
+        let resolved = try TestBooks.document(book).resolve()
         let document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: book.title,
                                    author: book.author, created: book.created)
         return (resolved, document)
@@ -130,12 +131,12 @@ import BookTestSupport
         let (resolved, document) = try longMemoir()
         let dir = try temporaryDirectory("drawn-as-laid-out")
         let whole = dir.appendingPathComponent("whole.pdf"), streamed = dir.appendingPathComponent("streamed.pdf")
-        let tree = BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: 1).layout(resolved)
+        let tree = BookLayouter(typesetter: try TestFonts.typesetter(), textThreads: 1).layout(resolved)
         try PrintPDF.write(tree, to: whole)
 
         var handed: [Int] = []
         let streamedTree = try PrintPDF.write(to: streamed, document: document) { drawPage in
-            try BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: threads).layout(resolved) { page in
+            try BookLayouter(typesetter: try TestFonts.typesetter(), textThreads: threads).layout(resolved) { page in
                 handed.append(page.number)
                 try drawPage(page)
             }
@@ -160,7 +161,7 @@ import BookTestSupport
         var drawn = 0
         #expect(throws: DiskFull.self) {
             _ = try PrintPDF.write(to: pdf, document: document) { drawPage in
-                try BookLayouter(typesetter: try TestPipeline.typesetter(), textThreads: 2).layout(resolved) { page in
+                try BookLayouter(typesetter: try TestFonts.typesetter(), textThreads: 2).layout(resolved) { page in
                     if page.number == 30 { throw DiskFull() }
                     try drawPage(page)
                     drawn += 1

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import BookTestSupport
+import BookRenderKit
 
 /// The command line as a user meets it: the built binary, real files, exit codes and messages.
 @Suite struct CLITests {
@@ -82,8 +83,8 @@ import BookTestSupport
         let r = try bookrender(["export", book, "-o", pdf, "--report", report])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("warning") && r.stderr.contains("page 2") && r.stderr.contains("gone.jpg"), "\(r.stderr)")
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as! [String: Any]
-        #expect((json["placeholders"] as! [Any]).count == 1)
+        let written = try JSONDecoder().decode(ExportReport.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
+        #expect(written.placeholders.map(\.pages) == [[2]] && written.placeholders.first?.jsonPath == "$.pages[0]")
 
         try FileManager.default.removeItem(atPath: pdf)
         let s = try bookrender(["export", book, "-o", pdf, "--strict"])
@@ -142,14 +143,12 @@ import BookTestSupport
     @Test func infoListsPagesPlaceholdersFontsAndImageDPI() throws {
         let r = try bookrender(["info", sampleBook("storybook"), "--json"])
         #expect(r.status == 0, "\(r.stderr)")
-        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
-        #expect((json["physicalPages"] as! Int) > 10)
-        #expect((json["missingIllustrations"] as! [String]).count == 1)
-        let fonts = json["fonts"] as! [String]
-        #expect(fonts.contains { $0.hasSuffix("Andika-Regular.ttf") })
-        let images = json["images"] as! [[String: Any]]
-        #expect(images.contains { ($0["origin"] as! String) == "images/spread-bay.jpg" && ($0["pages"] as! [Int]).count == 2 })
-        #expect(images.allSatisfy { ($0["lowestEffectiveDPI"] as! Int) > 50 })
+        let d = try JSONDecoder().decode(BookDescription.self, from: Data(r.stdout.utf8))
+        #expect(d.physicalPages > 10)
+        #expect(d.missingIllustrations.count == 1)
+        #expect(d.fonts.contains { $0.hasSuffix("Andika-Regular.ttf") })
+        #expect(d.images.contains { $0.origin == "images/spread-bay.jpg" && $0.pages.count == 2 })
+        #expect(d.images.allSatisfy { $0.lowestEffectiveDPI > 50 })
     }
 
     @Test func validateListsEveryProblem() throws {

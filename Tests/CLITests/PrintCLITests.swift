@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import BookTestSupport
+import BookRenderKit
 
 /// Print production through the command line, checked with the readers a print shop uses:
 /// poppler (pdfinfo, pdffonts, pdfimages, pdftotext), qpdf and Ghostscript.
@@ -69,10 +70,10 @@ import BookTestSupport
         // A 150 dpi picture book with a missing illustration: low resolution and a placeholder.
         let story = try bookrender(["preflight", sample("storybook"), "--profile", "kdp", "--json"])
         #expect(story.status == 1)
-        let findings = (try JSONSerialization.jsonObject(with: Data(story.stdout.utf8)) as! [String: Any])["findings"] as! [[String: Any]]
-        let checks = Set(findings.map { $0["check"] as! String })
+        let report = try JSONDecoder().decode(PreflightReport.self, from: Data(story.stdout.utf8))
+        let checks = Set(report.findings.map(\.kind))
         #expect(checks.isSuperset(of: ["lowResolution", "placeholder"]), "\(checks)")
-        #expect(findings.contains { ($0["check"] as! String) == "lowResolution" && ($0["file"] as? String) == "images/p01-morning.jpg" && ($0["page"] as? Int) == 2 })
+        #expect(report.findings.contains { $0.kind == "lowResolution" && $0.file == "images/p01-morning.jpg" && $0.pages == [2] })
 
         // A PDF made for the screen has its page numbers 0.33 in from the edge: inside Lulu's 0.5 in.
         let plain = dir.appendingPathComponent("plain.pdf").path

@@ -1,10 +1,7 @@
 import Testing
 import Foundation
-import BookModel
-import BookLayout
-import BookRender
-import BookCompare
 import BookTestSupport
+import BookRenderKit
 
 /// The project's own golden-image suite. Each case is rendered to PNG pages and compared, by the
 /// same code as `bookrender compare`, with its references; a failure leaves expected | diff | actual
@@ -22,23 +19,24 @@ import BookTestSupport
     func rendersLikeItsReference(_ c: GoldenCase) throws {
         let work = try temporaryDirectory("golden")
         defer { try? FileManager.default.removeItem(at: work) }
-        let tree = try TestPipeline.layout(file: c.input)
         let serial = work.appendingPathComponent("serial")
-        let files = try PNGPageWriter(dpi: GoldenCase.dpi).write(tree, to: serial)
+        let files = try TestBooks.open(c.input, workers: 1)
+            .export(ExportOptions(png: .init(folder: serial, dpi: GoldenCase.dpi))).pngFiles
 
-        // Determinism: a second run on two threads writes the same bytes.
-        let parallel = try ParallelPNGWriter(dpi: GoldenCase.dpi, workers: 2)
-            .write(tree, to: work.appendingPathComponent("parallel")) { try TestPipeline.layout(file: c.input) }
-        #expect(files.map(\.lastPathComponent) == parallel.map(\.lastPathComponent))
+        // Determinism: the same book laid out and drawn on two threads writes the same bytes.
+        let parallel = try TestBooks.open(c.input, workers: 2)
+            .export(ExportOptions(png: .init(folder: work.appendingPathComponent("parallel"), dpi: GoldenCase.dpi))).pngFiles
+        #expect(files.map { URL(fileURLWithPath: $0).lastPathComponent } == parallel.map { URL(fileURLWithPath: $0).lastPathComponent })
         for (a, b) in zip(files, parallel) {
-            #expect(try Data(contentsOf: a) == Data(contentsOf: b), "\(c): \(a.lastPathComponent) differs between a serial and a parallel run")
+            #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b),
+                    "\(c): \(URL(fileURLWithPath: a).lastPathComponent) differs between a serial and a parallel run")
         }
 
         if GoldenCase.recording {
             let existing = FileManager.default.fileExists(atPath: c.expected.path)
                 ? try PageSource.folder(c.expected) : PageSource(images: [], label: "no references yet")
-            let report = try Comparison.compare(expected: existing, actual: .folder(serial), reportDirectory: nil)
-            _ = try Rerecord.update(expected: c.expected, actual: serial, report: report)
+            let report = try PageComparison.compare(expected: existing, actual: .folder(serial))
+            try PageComparison.rerecord(expected: c.expected, actual: serial, report: report)
             return
         }
         guard FileManager.default.fileExists(atPath: c.expected.path) else {
@@ -46,7 +44,7 @@ import BookTestSupport
             return
         }
         try? FileManager.default.removeItem(at: c.failureReport)
-        let report = try Comparison.compare(expected: .folder(c.expected), actual: .folder(serial), reportDirectory: c.failureReport)
+        let report = try PageComparison.compare(expected: .folder(c.expected), actual: .folder(serial), reportFolder: c.failureReport)
         #expect(report.status == .same, "\(c) differs from its reference; see \(c.failureReport.path)/index.html\n\(report.summaryText(reportDirectory: c.failureReport))")
         if report.status == .same { try? FileManager.default.removeItem(at: c.failureReport) }
     }
@@ -57,63 +55,63 @@ import BookTestSupport
     func pdfRasterizedByPopplerMatchesThePNG(_ c: GoldenCase) throws {
         let work = try temporaryDirectory("golden-pdf")
         defer { try? FileManager.default.removeItem(at: work) }
-        let tree = try TestPipeline.layout(file: c.input)
         let pdf = work.appendingPathComponent("book.pdf")
-        try PDFWriter.write(tree, to: pdf)
         // Higher than the references' DPI: at 30 dpi body text is all glyph edges, where the two
         // rasterizers legitimately disagree.
         let dpi = 72.0
-        let pngs = try PNGPageWriter(dpi: dpi).write(tree, to: work.appendingPathComponent("png"))
-        let rasters = try PDFRasterizer.rasterize(pdf, dpi: dpi, using: .pdftoppm)
-        #expect(rasters.count == pngs.count)
+        let pngs = try TestBooks.open(c.input)
+            .export(ExportOptions(pdf: pdf, png: .init(folder: work.appendingPathComponent("png"), dpi: dpi))).pngFiles
+            .map { URL(fileURLWithPath: $0) }
+        let report = try Self.crossCheck(pngs: pngs, pdf: pdf, dpi: dpi,
+                                         reportFolder: GoldenCase.failures.appendingPathComponent("pdf-vs-png/\(c.feature)/\(c.name)"))
+        #expect(report.status == .same, "\(c): PDF and PNG disagree beyond anti-aliasing\n\(report.summaryText(reportDirectory: nil))")
+    }
+
+    /// Our PNG pages against poppler's raster of the PDF, both averaged over 3 × 3 pixels.
+    static func crossCheck(pngs: [URL], pdf: URL, dpi: Double, reportFolder: URL?) throws -> CompareReport {
+        let rasters = try PageSource.pdf(pdf, dpi: dpi, rasterizer: .pdftoppm)
+        #expect(rasters.names.count == pngs.count)
         let ours = try pngs.map { try RGBAImage(contentsOf: $0).averaged(over: 3) }
-        let theirs = rasters.map { $0.averaged(over: 3) }
-        let report = try Comparison.compare(
+        let theirs = try rasters.names.map { try rasters.image(named: $0).averaged(over: 3) }
+        return try PageComparison.compare(
             expected: PageSource(images: zip(pngs, ours).map { ($0.lastPathComponent, $1) }, label: "PNG path"),
             actual: PageSource(images: zip(pngs, theirs).map { ($0.lastPathComponent, $1) }, label: "PDF via pdftoppm"),
-            options: GoldenSuiteTests.crossCheck,
-            reportDirectory: GoldenCase.failures.appendingPathComponent("pdf-vs-png/\(c.feature)/\(c.name)"))
-        #expect(report.status == .same, "\(c): PDF and PNG disagree beyond anti-aliasing\n\(report.summaryText(reportDirectory: nil))")
+            options: crossCheckOptions, reportFolder: reportFolder)
     }
 
     /// pdftoppm (Splash) and cairo smooth glyph edges differently and round image edges to different
     /// pixels. Both pages are averaged over 3 × 3 blocks first, which leaves glyph-edge noise small
     /// and a real difference (a missing picture or line, a moved paragraph, a wrong colour) large.
-    static let crossCheck = CompareOptions(threshold: 0.1, tolerance: 16, maxDiffRatio: 0.04)
+    static let crossCheckOptions = CompareOptions(threshold: 0.1, tolerance: 16, maxDiffRatio: 0.04)
 
     /// The cross-check's allowance still catches what it is for: a picture the PDF path lost.
     @Test func crossCheckCatchesAPictureMissingFromThePDF() throws {
         let c = try #require(GoldenCase.all.first { $0.description == "images/grey-jpeg" })
         let work = try temporaryDirectory("golden-lost")
         defer { try? FileManager.default.removeItem(at: work) }
-        let tree = try TestPipeline.layout(file: c.input)
+        let tree = try TestBooks.open(c.input).layout()
         var broken = tree
         for i in broken.pages.indices {
             broken.pages[i].items.removeAll { if case .image = $0 { return true } else { return false } }
         }
         let pdf = work.appendingPathComponent("broken.pdf")
-        try PDFWriter.write(broken, to: pdf)
-        let pngs = try PNGPageWriter(dpi: 72).write(tree, to: work.appendingPathComponent("png"))
-        let ours = try pngs.map { try RGBAImage(contentsOf: $0).averaged(over: 3) }
-        let theirs = try PDFRasterizer.rasterize(pdf, dpi: 72, using: .pdftoppm).map { $0.averaged(over: 3) }
-        let report = try Comparison.compare(expected: PageSource(images: zip(pngs, ours).map { ($0.lastPathComponent, $1) }),
-                                            actual: PageSource(images: zip(pngs, theirs).map { ($0.lastPathComponent, $1) }),
-                                            options: GoldenSuiteTests.crossCheck, reportDirectory: nil)
+        try broken.writePDF(to: pdf)
+        let pngs = try tree.writePNGs(to: work.appendingPathComponent("png"), dpi: 72)
+        let report = try Self.crossCheck(pngs: pngs, pdf: pdf, dpi: 72, reportFolder: nil)
         #expect(report.status == .differs)
     }
 
     @Test func aOneTokenChangeFailsWithDiffImages() throws {
         let c = try #require(GoldenCase.all.first { $0.description == "themes/picture-book" })
         try #require(FileManager.default.fileExists(atPath: c.expected.path), "record the goldens first")
-        var book = try BookLoader.load(contentsOf: c.input).book
+        var book = try TestBooks.open(c.input).book
         book.tokens = (book.tokens ?? .object([:])).merging(.object(["palette": .object(["accent": .string("#2255CC")])]))
         let work = try temporaryDirectory("token")
         defer { try? FileManager.default.removeItem(at: work) }
-        let tree = try TestPipeline.layout(book, folder: c.folder)
         let actual = work.appendingPathComponent("png")
-        try PNGPageWriter(dpi: GoldenCase.dpi).write(tree, to: actual)
+        try TestBooks.document(book, folder: c.folder).export(ExportOptions(png: .init(folder: actual, dpi: GoldenCase.dpi)))
         let reportDir = work.appendingPathComponent("report")
-        let report = try Comparison.compare(expected: .folder(c.expected), actual: .folder(actual), reportDirectory: reportDir)
+        let report = try PageComparison.compare(expected: .folder(c.expected), actual: .folder(actual), reportFolder: reportDir)
         #expect(report.status == .differs)
         let diffs = (try? FileManager.default.contentsOfDirectory(atPath: reportDir.appendingPathComponent("diff").path)) ?? []
         #expect(!diffs.isEmpty, "diff images are written")

@@ -1,6 +1,5 @@
 import Foundation
 import BookBase
-import BookModel
 import BookConfig
 import BookResolve
 
@@ -30,11 +29,10 @@ public struct Fingerprinter: Sendable {
     /// reports the problem.
     public func fingerprint(_ job: BatchJob, arguments: [String], resources: ResourceLocator?) -> String? {
         guard let resources else { return nil }
-        let loaded: LoadedBook
-        do { loaded = try BookLoader.load(contentsOf: URL(fileURLWithPath: job.input)) } catch { return nil }
-        let resolver = Resolver(templatesDirectory: resources.templates,
-                                options: .init(theme: job.options.theme, strict: job.options.strict ?? false, profile: job.profile))
-        guard let resolved = try? resolver.resolve(loaded.book, folder: loaded.folder) else { return nil }
+        let settings = RenderSettings(theme: job.options.theme, profile: job.profile, strict: job.options.strict ?? false,
+                                      workers: 1, home: resources.root)
+        guard let document = try? BookDocument.open(URL(fileURLWithPath: job.input), settings: settings),
+              let resolved = try? document.resolve() else { return nil }
         let h = Hasher256()
         h.add(renderer)
         h.add(arguments.joined(separator: "\u{0}"))

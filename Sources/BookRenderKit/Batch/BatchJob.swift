@@ -10,16 +10,16 @@ public struct BatchJob: Sendable, Equatable, Codable {
     public var input: String
     public var output: String
     public var profile: String?
-    public var options: ExportOptions
+    public var options: JobOptions
 
-    public init(id: String, index: Int, input: String, output: String, profile: String? = nil, options: ExportOptions = .init()) {
+    public init(id: String, index: Int, input: String, output: String, profile: String? = nil, options: JobOptions = .init()) {
         self.id = id; self.index = index; self.input = input; self.output = output
         self.profile = profile; self.options = options
     }
 }
 
 /// The `bookrender export` flags a manifest line may set, besides input, output and profile.
-public struct ExportOptions: Sendable, Equatable, Codable {
+public struct JobOptions: Sendable, Equatable, Codable {
     public var theme: String?
     public var strict: Bool?
     public var force: Bool?

@@ -6,7 +6,7 @@ public enum Manifest {
         var input: String
         var output: String
         var profile: String?
-        var options: ExportOptions?
+        var options: JobOptions?
     }
 
     /// One JSON object per line: `{"input": "a/book.json", "output": "out/a.pdf", "profile": "kdp",
@@ -28,7 +28,7 @@ public enum Manifest {
             do { line = try decoder.decode(Line.self, from: Data(text.utf8)) } catch {
                 throw BatchError("\(url.lastPathComponent):\(n + 1): not a job (\"input\" and \"output\" are required): \(describe(error))")
             }
-            var options = line.options ?? ExportOptions()
+            var options = line.options ?? JobOptions()
             if let png = options.png { options.png = absolute(png, base) }
             jobs.append(BatchJob(id: "line \(n + 1)", index: jobs.count, input: absolute(line.input, base),
                                  output: absolute(line.output, base), profile: line.profile, options: options))
@@ -38,7 +38,7 @@ public enum Manifest {
 
     /// Every book in `folder`: each `*.json` file directly in it and each sub-folder holding a
     /// `book.json`, in name order; each PDF is named after its book and written to `outputFolder`.
-    public static func read(folder: URL, outputFolder: URL, profile: String?, options: ExportOptions) throws -> [BatchJob] {
+    public static func read(folder: URL, outputFolder: URL, profile: String?, options: JobOptions) throws -> [BatchJob] {
         let fm = FileManager.default
         let names: [String]
         do { names = try fm.contentsOfDirectory(atPath: folder.path).sorted() } catch {

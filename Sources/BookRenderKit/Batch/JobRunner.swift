@@ -10,8 +10,7 @@ public struct JobResult: Codable, Sendable, Equatable {
     public var status: Status
     public var pages: Int?
     public var seconds: Double
-    /// The export's own error lines (what `bookrender export` printed after "error:"), or why it
-    /// could not be started.
+    /// The export's error as it reported it, or why it could not be started or finished.
     public var error: String?
     public var exitCode: Int32?
 }
@@ -45,10 +44,8 @@ public struct JobRunner: Sendable {
             defer { try? FileManager.default.removeItem(at: scratch) }
             try FileManager.default.createDirectory(at: URL(fileURLWithPath: job.output).deletingLastPathComponent(),
                                                     withIntermediateDirectories: true)
+            // The export writes its report there, or, when it fails, its error as JSON.
             let report = scratch.appendingPathComponent("report.json")
-            let errURL = scratch.appendingPathComponent("stderr")
-            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-            let errHandle = try FileHandle(forWritingTo: errURL)
             let p = Process()
             let args = exportArguments(job) + ["--report", report.path]
             // The child dies with the batch (SIGKILL included), so no export outlives a stopped run.
@@ -61,7 +58,7 @@ public struct JobRunner: Sendable {
             }
             p.standardInput = FileHandle.nullDevice
             p.standardOutput = FileHandle.nullDevice
-            p.standardError = errHandle
+            p.standardError = FileHandle.nullDevice
             try p.run()
             let timedOut = TimeoutFlag()
             if let timeout {
@@ -71,33 +68,24 @@ public struct JobRunner: Sendable {
                 }
             }
             p.waitUntilExit()
-            try? errHandle.close()
-            let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
             result.exitCode = p.terminationStatus
+            let outcome = try? ExportOutcome.read(report)
             if p.terminationReason == .uncaughtSignal {
                 result.error = timedOut.isSet ? "timed out after \(timeout ?? 0) s and was stopped"
-                    : "the export crashed (signal \(p.terminationStatus))" + Self.lastLines(stderr)
+                    : "the export crashed (signal \(p.terminationStatus)); run `bookrender export \(job.input)` alone to see why"
             } else if p.terminationStatus != 0 {
-                let errors = stderr.split(separator: "\n").filter { $0.hasPrefix("error:") || $0.hasPrefix("Error:") }
-                    .map { String($0.drop(while: { $0 != ":" }).dropFirst().trimmingCharacters(in: .whitespaces)) }
-                result.error = errors.isEmpty ? "exit \(p.terminationStatus)" + Self.lastLines(stderr) : errors.joined(separator: "; ")
-            } else {
+                result.error = outcome?.error?.message ?? "exit \(p.terminationStatus) without a report"
+            } else if let pages = outcome?.report?.pageCount {
                 result.status = .done
-                if let data = try? Data(contentsOf: report),
-                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-                    result.pages = object["pageCount"] as? Int
-                }
+                result.pages = pages
+            } else {
+                result.error = "the export succeeded but wrote no report"
             }
         } catch {
             result.error = "could not run the export: \(error.localizedDescription)"
         }
         result.seconds = Date().timeIntervalSince(start)
         return result
-    }
-
-    private static func lastLines(_ text: String) -> String {
-        let lines = text.split(separator: "\n").suffix(3)
-        return lines.isEmpty ? "" : ": " + lines.joined(separator: " | ")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import BookRenderKit
 
 /// Prints a batch's events: JSON Lines on stdout for machines, or a one-line progress bar on a
 /// terminal's stderr for people.

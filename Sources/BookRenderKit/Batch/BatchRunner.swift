@@ -15,10 +15,13 @@ public enum BatchEvent: Sendable {
 public struct BatchRunner: Sendable {
     public var runner: JobRunner
     public var jobs: Int
-    public var resources: ResourceLocator?
+    /// bookrender's data the jobs render with (for the up-to-date check); nil when not found.
+    var resources: ResourceLocator?
 
-    public init(runner: JobRunner, jobs: Int, resources: ResourceLocator?) {
-        self.runner = runner; self.jobs = max(1, jobs); self.resources = resources
+    /// `home`: the folder holding `templates/` and `fonts/`, as in `RenderSettings`.
+    public init(runner: JobRunner, jobs: Int, home: URL? = nil) {
+        self.runner = runner; self.jobs = max(1, jobs)
+        resources = try? RenderSettings(home: home).resources()
     }
 
     public func run(_ list: [BatchJob], shard: Shard = .all, report: @escaping @Sendable (BatchEvent) -> Void) -> BatchSummary {

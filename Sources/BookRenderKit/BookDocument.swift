@@ -1,0 +1,103 @@
+import Foundation
+import BookModel
+import BookConfig
+import BookResolve
+import BookLayout
+
+/// A book opened for rendering: the book (read from any supported format, or built in memory),
+/// where its images are, and the settings every operation on it uses.
+///
+/// ```swift
+/// let document = try BookDocument.open(URL(fileURLWithPath: "book.json"))
+/// let report = try document.export(ExportOptions(pdf: URL(fileURLWithPath: "book.pdf")))
+/// ```
+public struct BookDocument: Sendable {
+    public var book: Book
+    /// The folder image paths resolve against; they may not leave it.
+    public var folder: URL
+    /// The format the book was read from (`book.json`, or one of the apps' files).
+    public var source: SourceFormat
+    /// The file it was read from, as the user named it; nil for a book built in memory.
+    public var file: String?
+    /// What loading noticed without failing: unknown fields, skipped app items, fields a page type
+    /// ignores.
+    public var loadWarnings: [Diagnostic]
+    public var settings: RenderSettings
+    /// Seconds spent reading and checking the file.
+    public var loadSeconds: Double
+
+    /// Reads `url` (a book.json, a folder holding one, or an app's saved file; the format is
+    /// detected) and checks it. Every problem of an invalid file is in the error's diagnostics.
+    public static func open(_ url: URL, settings: RenderSettings = RenderSettings()) throws(BookRenderError) -> BookDocument {
+        let settings = try settings.checked()
+        let clock = StageClock()
+        // The font set loads on a thread of its own while the book is read and resolved.
+        if settings.workers > 1, let resources = try? settings.resources() {
+            FontLibrary.preload(manifest: resources.fontManifest)
+        }
+        let loaded = try BookRenderError.wrap { try BookLoader.load(contentsOf: url) }
+        let name = url.path
+        return BookDocument(book: loaded.book, folder: loaded.folder, source: loaded.source, file: name,
+                            loadWarnings: loaded.warnings.map { Diagnostic(loadWarning: $0, file: name) },
+                            settings: settings, loadSeconds: clock.elapsed)
+    }
+
+    /// A book built in memory whose image paths are relative to `folder`.
+    public init(book: Book, folder: URL, settings: RenderSettings = RenderSettings()) {
+        self.init(book: book, folder: folder, source: .bookJSON, file: nil, loadWarnings: [], settings: settings, loadSeconds: 0)
+    }
+
+    init(book: Book, folder: URL, source: SourceFormat, file: String?, loadWarnings: [Diagnostic],
+         settings: RenderSettings, loadSeconds: Double) {
+        self.book = book; self.folder = folder; self.source = source; self.file = file
+        self.loadWarnings = loadWarnings; self.settings = settings; self.loadSeconds = loadSeconds
+    }
+
+    /// The same book with other settings.
+    public func with(_ change: (inout RenderSettings) -> Void) -> BookDocument {
+        var copy = self
+        change(&copy.settings)
+        return copy
+    }
+
+    /// The resolve stage: theme and token overrides applied, images located and probed,
+    /// placeholders chosen. For programs that drive the later stages themselves.
+    public func resolve() throws(BookRenderError) -> ResolvedBook {
+        try resolveWithResources().0
+    }
+
+    /// The layout stage's page tree: every physical page as positioned boxes.
+    public func layout() throws(BookRenderError) -> PageTree {
+        let (resolved, resources) = try resolveWithResources()
+        return try BookRenderError.wrap {
+            BookLayouter(typesetter: try typesetter(resolved, resources), textThreads: settings.workers).layout(resolved)
+        }
+    }
+
+    func resolveWithResources() throws(BookRenderError) -> (ResolvedBook, ResourceLocator) {
+        let settings = try settings.checked()
+        return try BookRenderError.wrap {
+            let resources = try settings.resources()
+            let resolver = Resolver(templatesDirectory: resources.templates,
+                                    options: .init(theme: settings.theme, strict: settings.strict, profile: settings.profile,
+                                                   threads: settings.workers))
+            let tokens = try resolver.tokens(for: book)
+            // The hyphenation patterns load while the pictures are read.
+            if settings.workers > 1, tokens.typography.body.hyphenate {
+                Hyphenator.preload(language: book.language ?? ResolvedBook.defaultLanguage)
+            }
+            return (try resolver.resolve(book, folder: folder, tokens: tokens), resources)
+        }
+    }
+
+    func typesetter(_ resolved: ResolvedBook, _ resources: ResourceLocator) throws -> Typesetter {
+        let fonts = try FontLibrary.load(manifest: resources.fontManifest, extraDirectories: resolved.bookFontDirectories)
+        return Typesetter(fonts: fonts, language: resolved.language)
+    }
+}
+
+/// Wall-clock seconds since it was made, for the report's time per stage.
+struct StageClock {
+    private let start = DispatchTime.now().uptimeNanoseconds
+    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+}

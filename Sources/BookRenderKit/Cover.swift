@@ -1,0 +1,72 @@
+import Foundation
+import BookBase
+import BookLayout
+import BookRender
+
+public struct CoverOptions: Sendable {
+    public var pdf: URL
+    /// A print profile with a spine rule (`kdp`, `lulu`); the document's own profile when nil.
+    public var profile: String?
+    /// white, cream or color: the paper sets the spine width per page.
+    public var paper: String
+    /// Also the sheet as a PNG in this folder, at `dpi`.
+    public var png: URL?
+    public var dpi: Double
+
+    public init(pdf: URL, profile: String? = nil, paper: String = "white", png: URL? = nil, dpi: Double = 72) {
+        self.pdf = pdf; self.profile = profile; self.paper = paper; self.png = png; self.dpi = dpi
+    }
+}
+
+/// The printed cover sheet as written.
+public struct CoverReport: Sendable, Codable {
+    public var pdf: String
+    public var pngFiles: [String]
+    public var sheetWidthInches: Double
+    public var sheetHeightInches: Double
+    public var spineInches: Double
+    /// The interior's page count the spine was measured for, padding included.
+    public var interiorPages: Int
+    public var paper: String
+    /// False when the spine is too thin for its title.
+    public var spineText: Bool
+}
+
+extension BookDocument {
+    /// Lays out back, spine and front on one sheet, the spine as wide as the interior (laid out for
+    /// the same profile) is thick on `paper`, and writes it.
+    public func cover(_ options: CoverOptions) throws(BookRenderError) -> CoverReport {
+        guard options.pdf.pathExtension.lowercased() == "pdf" else {
+            throw BookRenderError(.invalidOptions, "the cover must be a .pdf file, not \(options.pdf.path)")
+        }
+        guard options.dpi.isFinite, options.dpi >= 10, options.dpi <= 1200 else {
+            throw BookRenderError(.invalidOptions, "the PNG resolution must be between 10 and 1200 dpi, not \(options.dpi)")
+        }
+        let document = options.profile.map { name in with { $0.profile = name } } ?? self
+        guard document.settings.profile != nil else {
+            throw BookRenderError(.invalidOptions, "a cover needs a print profile with a spine rule (kdp or lulu)")
+        }
+        var paths = OutputPaths()
+        if let file { paths.input(URL(fileURLWithPath: file), as: "the book") }
+        paths.output(options.pdf, as: "the cover PDF")
+        try paths.verify()
+        let (resolved, resources) = try document.resolveWithResources()
+        return try BookRenderError.wrap {
+            let typesetter = try document.typesetter(resolved, resources)
+            // The spine depends on the interior as the printer will receive it, padding included.
+            let interior = BookLayouter(typesetter: typesetter, textThreads: settings.workers).layout(resolved)
+            let (tree, info) = try CoverSpread.layout(resolved, interiorPages: interior.pages.count, paper: options.paper,
+                                                      typesetter: typesetter)
+            try AtomicOutput.makeFolder(options.pdf.deletingLastPathComponent())
+            try PrintPDF.write(tree, to: options.pdf)
+            var pngFiles: [URL] = []
+            if let png = options.png {
+                try AtomicOutput.makeFolder(png)
+                pngFiles = try PNGPageWriter(dpi: options.dpi).write(tree, to: png)
+            }
+            return CoverReport(pdf: options.pdf.path, pngFiles: pngFiles.map(\.path), sheetWidthInches: info.sheetInches.width,
+                               sheetHeightInches: info.sheetInches.height, spineInches: info.spineInches,
+                               interiorPages: info.interiorPages, paper: options.paper, spineText: info.spineText)
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import BookBase
+import BookModel
+import BookResolve
+import BookLayout
+import BookRender
+
+extension BookDocument {
+    /// Lays the book out and writes what `options` asks for: the PDF (finished for the settings'
+    /// print profile, after preflight), page PNGs and spread previews. Every file is written
+    /// beside its target and renamed into place, so a failed export leaves the previous files as
+    /// they were.
+    public func export(_ options: ExportOptions) throws(BookRenderError) -> ExportReport {
+        try options.check()
+        let settings = try self.settings.checked()
+        var paths = OutputPaths()
+        if let file { paths.input(URL(fileURLWithPath: file), as: "the book") }
+        if let pdf = options.pdf { paths.output(pdf, as: "the PDF") }
+        if let report = options.report { paths.output(report, as: "the report") }
+        try paths.verify()
+
+        var timings: [ExportReport.StageTime] = [.init(stage: "load", seconds: loadSeconds)]
+        var clock = StageClock()
+        let (resolved, resources) = try resolveWithResources()
+        timings.append(.init(stage: "resolve", seconds: clock.elapsed))
+        for asset in resolved.allAssets { if let url = asset.file { paths.input(url, as: asset.origin) } }
+        try paths.verify()
+
+        return try BookRenderError.wrap {
+            var fonts = Set<String>()
+            let tree: PageTree
+            let selected: Set<Int>?
+            clock = StageClock()
+            if let pdf = options.pdf, resolved.profile == nil, options.pages == nil {
+                // Pages are drawn as layout makes them; a finding that stops the export stops it
+                // before the PDF replaces anything.
+                try AtomicOutput.makeFolder(pdf.deletingLastPathComponent())
+                selected = nil
+                let document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: resolved.book.title,
+                                           author: resolved.book.author, created: resolved.book.created)
+                tree = try PrintPDF.write(to: pdf, document: document, threads: settings.workers) { drawPage in
+                    var layouter = BookLayouter(typesetter: try typesetter(resolved, resources), textThreads: settings.workers)
+                    // Without PNGs to draw afterwards, a drawn page's text need not stay in memory.
+                    layouter.keepsHandedOverText = options.png != nil
+                    let tree = try layouter.layout(resolved) { page in
+                        for box in page.textBoxes { fonts.formUnion(box.layout.fontFiles) }
+                        try drawPage(page)
+                    }
+                    try refuseUnderStrict(tree)
+                    return tree
+                }
+                timings.append(.init(stage: "layout+pdf", seconds: clock.elapsed))
+            } else {
+                tree = BookLayouter(typesetter: try typesetter(resolved, resources), textThreads: settings.workers).layout(resolved)
+                for page in tree.pages { for box in page.textBoxes { fonts.formUnion(box.layout.fontFiles) } }
+                timings.append(.init(stage: "layout", seconds: clock.elapsed))
+                selected = try options.selectedPages(of: tree.pages.count)
+                try refuseUnderStrict(tree)
+                if let pdf = options.pdf {
+                    clock = StageClock()
+                    if let profile = resolved.profile {
+                        let errors = PageTreePreflight.check(tree, profile: profile).errors
+                        if !errors.isEmpty && !options.force {
+                            throw BookRenderError(.preflightFailed,
+                                "preflight found \(errors.count) error(s) for \(profile.name); fix them, or pass --force to write the PDF anyway",
+                                diagnostics: errors.map(Diagnostic.init))
+                        }
+                    }
+                    try AtomicOutput.makeFolder(pdf.deletingLastPathComponent())
+                    try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile, threads: settings.workers)
+                    timings.append(.init(stage: "pdf", seconds: clock.elapsed))
+                }
+            }
+
+            var pngFiles: [URL] = []
+            if let png = options.png {
+                clock = StageClock()
+                for number in tree.pages.map(\.number) where selected?.contains(number) ?? true {
+                    paths.output(png.folder.appendingPathComponent(PageFileName.page(number)), as: "a page PNG")
+                }
+                try paths.verify()
+                try AtomicOutput.makeFolder(png.folder)
+                if settings.workers == 1 {
+                    pngFiles = try PNGPageWriter(dpi: png.dpi, spreads: png.spreads).write(tree, to: png.folder, pages: selected)
+                } else {
+                    // Only for a book with a text Pango must draw: each worker lays it out again, on one thread.
+                    pngFiles = try ParallelPNGWriter(dpi: png.dpi, spreads: png.spreads, workers: settings.workers)
+                        .write(tree, to: png.folder, pages: selected) {
+                            BookLayouter(typesetter: try typesetter(resolved, resources), textThreads: 1).layout(resolved)
+                        }
+                }
+                timings.append(.init(stage: "png", seconds: clock.elapsed))
+            }
+
+            var report = ExportReport(tree: tree, document: self, resolved: resolved, fonts: fonts)
+            report.pdf = options.pdf?.path
+            report.writtenPages = tree.pages.map(\.number).filter { selected?.contains($0) ?? true }
+            report.pngFiles = pngFiles.map(\.path)
+            if let profile = resolved.profile, options.pdf != nil {
+                report.findings += PageTreePreflight.check(tree, profile: profile).map(Diagnostic.init)
+            }
+            report.timings = timings
+            if options.keepPageTree { report.pageTree = tree }
+            if let url = options.report { try JSONOutput.write(report, to: url) }
+            return report
+        }
+    }
+
+    /// With `strict`, an error or a missing glyph stops the export.
+    private func refuseUnderStrict(_ tree: PageTree) throws(BookRenderError) {
+        guard settings.strict, let bad = tree.findings.first(where: { $0.severity == .error || $0.kind == .missingGlyph }) else { return }
+        throw BookRenderError(.invalidBook, "--strict: \(bad)", diagnostics: [Diagnostic(bad)])
+    }
+}
+
+extension ResolvedBook {
+    /// Every picture the book draws, the cover's and the main character's included.
+    var allAssets: [ImageAsset] {
+        ([cover.image.asset, mainCharacterImage] + pages.map(\.image.asset)).compactMap { $0 }
+    }
+}

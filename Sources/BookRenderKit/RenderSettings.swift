@@ -1,0 +1,41 @@
+import Foundation
+import BookConfig
+
+/// What every operation on a book shares: the theme and print profile it is rendered with, how
+/// strictly, on how many threads, and where bookrender's own data (themes, profiles, the font
+/// set) lives.
+public struct RenderSettings: Sendable {
+    /// A theme from `templates/` instead of the book's own (`picture-book`, `memoir`).
+    public var theme: String?
+    /// A print profile from `templates/profiles/` (`kdp`, `lulu`, `ingramspark`, `proof`, `screen`).
+    public var profile: String?
+    /// A missing image, a placeholder or a missing glyph is an error instead of a warning.
+    public var strict: Bool
+    /// Threads for reading images, laying out long texts, copying pictures into the PDF and
+    /// rasterizing PNG pages. The files are the same whatever the number; 1 keeps all work on the
+    /// calling thread.
+    public var workers: Int
+    /// The folder holding `templates/` and `fonts/`; nil: `BOOKRENDER_HOME`, else the nearest such
+    /// folder above the running program or the working directory.
+    public var home: URL?
+
+    public init(theme: String? = nil, profile: String? = nil, strict: Bool = false,
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount, home: URL? = nil) {
+        self.theme = theme; self.profile = profile; self.strict = strict; self.workers = workers; self.home = home
+    }
+
+    func resources() throws -> ResourceLocator {
+        guard let home else { return try ResourceLocator.locate() }
+        let located = ResourceLocator(root: home)
+        guard FileManager.default.fileExists(atPath: located.fontManifest.path),
+              FileManager.default.fileExists(atPath: located.templates.path) else {
+            throw ConfigError("\(home.path) has no templates/ and fonts/fonts.json; give the folder bookrender's data is in")
+        }
+        return located
+    }
+
+    func checked() throws(BookRenderError) -> RenderSettings {
+        guard workers >= 1 else { throw BookRenderError(.invalidOptions, "workers must be at least 1, not \(workers)") }
+        return self
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import BookResolve
+
+/// What checking a book found without rendering it.
+public struct ValidationReport: Sendable, Codable {
+    public var file: String?
+    public var source: String
+    public var theme: String
+    /// Entries in the book's `pages`.
+    public var entries: Int
+    /// Load warnings, then resolve's findings (missing images, placeholders…).
+    public var diagnostics: [Diagnostic]
+    public var isValid: Bool { diagnostics.errors.isEmpty }
+}
+
+extension BookDocument {
+    /// Checks the book as far as resolving it: JSON and schema (done by `open`), theme and tokens,
+    /// image files (confined to the book's folder, probed). With `strict`, a missing image is an
+    /// error.
+    public func validate() throws(BookRenderError) -> ValidationReport {
+        let resolved = try resolve()
+        return ValidationReport(file: file, source: "\(source)", theme: resolved.themeName, entries: resolved.pages.count,
+                                diagnostics: loadWarnings + resolved.findings.map(Diagnostic.init))
+    }
+}

@@ -1,0 +1,81 @@
+import Testing
+import Foundation
+import BookTestSupport
+import BookRenderKit
+
+/// `export --report`: the library's report on success, its error as JSON on failure, and never
+/// written over an input of the run.
+@Suite struct ReportCLITests {
+    func bookrender(_ args: [String]) throws -> ToolResult { try run(try Repository.binary.path, args) }
+
+    func scratch(_ pages: String) throws -> URL {
+        let dir = try temporaryDirectory("report")
+        try run("convert", ["-size", "300x400", "gradient:#88CCEE-#FFEEAA", dir.appendingPathComponent("ok.jpg").path])
+        let json = #"{"schema": 1, "kind": "storybook", "title": "Report", "pages": \#(pages)}"#
+        try Data(json.utf8).write(to: dir.appendingPathComponent("book.json"))
+        return dir
+    }
+
+    @Test func aSuccessWritesTheReportWithStagesFontsAndImages() throws {
+        let dir = try scratch(#"[{"type": "illustration", "image": "ok.jpg", "text": "Hello."}]"#)
+        let report = dir.appendingPathComponent("r.json")
+        let r = try bookrender(["export", dir.appendingPathComponent("book.json").path, "-o", dir.appendingPathComponent("o.pdf").path,
+                                "--report", report.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let outcome = try ExportOutcome.read(report)
+        let written = try #require(outcome.report)
+        #expect(outcome.error == nil)
+        #expect(written.pageCount == 2 && written.writtenPages == [1, 2])
+        #expect(written.images.map(\.origin) == ["ok.jpg"] && written.images[0].pages == [2])
+        #expect(written.fonts.contains { $0.hasSuffix(".ttf") })
+        #expect(Set(written.timings.map(\.stage)).isSuperset(of: ["load", "resolve"]))
+        #expect(written.timings.allSatisfy { $0.seconds >= 0 })
+    }
+
+    @Test func aFailureWritesTheErrorAsJSON() throws {
+        let dir = try scratch(#"[{"type": "photo"}]"#)
+        let report = dir.appendingPathComponent("r.json")
+        let r = try bookrender(["export", dir.appendingPathComponent("book.json").path, "-o", dir.appendingPathComponent("o.pdf").path,
+                                "--report", report.path])
+        #expect(r.status == 65)
+        let error = try #require(try ExportOutcome.read(report).error)
+        #expect(error.kind == .invalidBook && error.exitCode == 65)
+        #expect(error.diagnostics.contains { $0.jsonPath == "$.pages[0].image" }, "\(error.diagnostics)")
+    }
+
+    @Test(arguments: ["--report", "-o"])
+    func anOutputThatIsTheBookIsRefusedAndTheBookKept(_ flag: String) throws {
+        let dir = try scratch(#"[{"type": "illustration", "image": "ok.jpg", "text": "Hello."}]"#)
+        let book = dir.appendingPathComponent("book.json")
+        let before = try Data(contentsOf: book)
+        // The same file by another name: a symlink beside it.
+        let alias = dir.appendingPathComponent("alias.pdf")
+        try FileManager.default.createSymbolicLink(at: alias, withDestinationURL: book)
+        let target = flag == "-o" ? alias.path : book.path
+        var args = ["export", book.path, "-o", flag == "-o" ? target : dir.appendingPathComponent("o.pdf").path]
+        if flag == "--report" { args += ["--report", target] }
+        let r = try bookrender(args)
+        #expect(r.status == 73, "\(r.stderr)")
+        #expect(r.stderr.contains("an input of this export"), "\(r.stderr)")
+        #expect(try Data(contentsOf: book) == before)
+    }
+
+    @Test func aReportThatIsAPictureOfTheBookIsRefused() throws {
+        let dir = try scratch(#"[{"type": "illustration", "image": "ok.jpg", "text": "Hello."}]"#)
+        let picture = dir.appendingPathComponent("ok.jpg")
+        let before = try Data(contentsOf: picture)
+        let r = try bookrender(["export", dir.appendingPathComponent("book.json").path, "-o", dir.appendingPathComponent("o.pdf").path,
+                                "--report", picture.path])
+        #expect(r.status == 73, "\(r.stderr)")
+        #expect(try Data(contentsOf: picture) == before)
+    }
+
+    @Test func aFailedBookIsNotReplacedByItsOwnErrorReport() throws {
+        let dir = try scratch(#"[{"type": "photo"}]"#)
+        let book = dir.appendingPathComponent("book.json")
+        let before = try Data(contentsOf: book)
+        let r = try bookrender(["export", book.path, "-o", dir.appendingPathComponent("o.pdf").path, "--report", book.path])
+        #expect(r.status == 65)
+        #expect(try Data(contentsOf: book) == before)
+    }
+}
