@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "bookrender",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "bookrender", targets: ["bookrender"]),
         .library(name: "BookRenderKit", targets: ["BookRenderKit"]),
