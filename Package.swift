@@ -23,7 +23,7 @@ let package = Package(
             name: "CShim",
             dependencies: ["CGraphics"],
             linkerSettings: ["jpeg", "png16", "pangoft2-1.0", "pangocairo-1.0", "pango-1.0", "fontconfig",
-                             "gobject-2.0", "glib-2.0", "harfbuzz", "nettle", "xxhash", "deflate", "dl"].map { .linkedLibrary($0) }
+                             "gobject-2.0", "glib-2.0", "harfbuzz", "nettle", "xxhash", "dl"].map { .linkedLibrary($0) }
         ),
         // qpdf's C API (libqpdf-dev): the finishing step writes what cairo cannot (TrimBox/BleedBox,
         // outline, labels). libqpdf is loaded when first needed, not linked (see qpdf_loaded.h).

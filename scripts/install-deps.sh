@@ -8,7 +8,6 @@ packages=(
   libcairo2-dev libpango1.0-dev libpng-dev libjpeg-dev libfontconfig-dev
   nettle-dev  # SHA-256 of inputs (batch fingerprints, the generation cache)
   libxxhash-dev xxhash  # XXH3-128 of images and PDF content; xxhsum for its test
-  libdeflate-dev zlib1g-dev  # PDF content streams compressed by libdeflate (see CShim/shim_pdf_deflate.c)
   libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
   libqrencode-dev
   libtcmalloc-minimal4  # the program's allocator (see Package.swift)

@@ -11,5 +11,4 @@
 #include "shim_pango_metrics.h"
 #include "shim_http.h"
 #include "shim_shape_cache.h"
-#include "shim_pdf_deflate.h"
 #endif
