@@ -26,16 +26,20 @@ let package = Package(
                              "gobject-2.0", "glib-2.0", "harfbuzz", "nettle", "xxhash", "dl"].map { .linkedLibrary($0) }
         ),
         // qpdf's C API (libqpdf-dev): the finishing step writes what cairo cannot (TrimBox/BleedBox,
-        // outline, labels). libqpdf is loaded when first needed, not linked (see qpdf_loaded.h).
-        .target(name: "CQPDF", linkerSettings: [.linkedLibrary("dl")]),
+        // outline, labels).
+        .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
+        // libcurl (libcurl4-openssl-dev): the image providers' HTTP.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // poppler-glib (libpoppler-glib-dev): compare draws PDF pages onto cairo surfaces with it.
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .target(name: "BookModel"),
         .target(name: "BookConfig", dependencies: ["BookModel"]),
         .target(name: "BookResolve", dependencies: ["BookModel", "BookConfig", "CShim", "CGraphics"]),
         .target(name: "BookLayout", dependencies: ["BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
         .target(name: "BookRender", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF"]),
-        .target(name: "BookCompare", dependencies: ["BookRender", "CShim", "CGraphics"]),
+        .target(name: "BookCompare", dependencies: ["BookRender", "CShim", "CGraphics", "CPoppler"]),
         // The optional generation step: providers, prompts, queue, cache, journal.
-        .target(name: "BookIllustrate", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookRender", "CShim", "CGraphics"]),
+        .target(name: "BookIllustrate", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookRender", "CShim", "CGraphics", "CCurl"]),
         // Print-shop batch jobs over a manifest or a folder of books.
         .target(name: "BookBatch", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender"]),
         .executableTarget(

@@ -36,7 +36,6 @@ struct Cover: ParsableCommand {
     }
 
     func run() throws {
-        PDFFinisher.prepare()
         do {
             let pipeline = Pipeline(theme: theme, profile: profile)
             let loaded = try pipeline.load(book)

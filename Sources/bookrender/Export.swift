@@ -60,8 +60,6 @@ struct Export: ParsableCommand {
 
     func run() throws {
         do {
-            // With one worker, everything stays on this thread (a batch runs its exports so).
-            if workers > 1 { PDFFinisher.prepare() }
             let book = fillMissing ? try illustrate.fill(self.book) : self.book
             let pipeline = Pipeline(theme: theme, strict: strict, profile: profile, threads: workers)
             let loaded = try pipeline.load(book)
