@@ -23,7 +23,7 @@ let package = Package(
             name: "CShim",
             dependencies: ["CGraphics"],
             linkerSettings: ["jpeg", "png16", "pangoft2-1.0", "pangocairo-1.0", "pango-1.0", "fontconfig",
-                             "gobject-2.0", "glib-2.0", "harfbuzz", "nettle", "xxhash", "dl"].map { .linkedLibrary($0) }
+                             "gobject-2.0", "glib-2.0", "nettle", "xxhash"].map { .linkedLibrary($0) }
         ),
         // qpdf's C API (libqpdf-dev): the finishing step writes what cairo cannot (TrimBox/BleedBox,
         // outline, labels).
@@ -32,6 +32,13 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // poppler-glib (libpoppler-glib-dev): compare draws PDF pages onto cairo surfaces with it.
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // The program's shaping cache: it defines HarfBuzz's hb_shape and hb_buffer_add_utf8 for the
+        // whole process, so only the executable may depend on it (see include/shape_cache.h).
+        .target(
+            name: "CShapeCache",
+            dependencies: ["CGraphics"],
+            linkerSettings: ["harfbuzz", "pango-1.0", "gobject-2.0", "glib-2.0", "dl"].map { .linkedLibrary($0) }
+        ),
         .target(name: "BookModel"),
         .target(name: "BookConfig", dependencies: ["BookModel"]),
         .target(name: "BookResolve", dependencies: ["BookModel", "BookConfig", "CShim", "CGraphics"]),
@@ -46,7 +53,7 @@ let package = Package(
             name: "bookrender",
             dependencies: [
                 "BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender", "BookCompare",
-                "BookIllustrate", "BookBatch",
+                "BookIllustrate", "BookBatch", "CShapeCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // tcmalloc's thread caches instead of glibc's per-thread arenas, which grow a page at a

@@ -8,5 +8,4 @@
 #include "shim_xxh3.h"
 #include "shim_copy.h"
 #include "shim_pango_metrics.h"
-#include "shim_shape_cache.h"
 #endif
