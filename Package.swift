@@ -23,11 +23,22 @@ let package = Package(
             name: "CShim",
             dependencies: ["CGraphics"],
             linkerSettings: ["jpeg", "png16", "pangoft2-1.0", "pangocairo-1.0", "pango-1.0", "fontconfig",
-                             "gobject-2.0", "glib-2.0", "harfbuzz", "nettle", "xxhash", "deflate", "dl"].map { .linkedLibrary($0) }
+                             "gobject-2.0", "glib-2.0", "nettle", "xxhash"].map { .linkedLibrary($0) }
         ),
         // qpdf's C API (libqpdf-dev): the finishing step writes what cairo cannot (TrimBox/BleedBox,
-        // outline, labels). libqpdf is loaded when first needed, not linked (see qpdf_loaded.h).
-        .target(name: "CQPDF", linkerSettings: [.linkedLibrary("dl")]),
+        // outline, labels).
+        .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
+        // libcurl (libcurl4-openssl-dev): the image providers' HTTP.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // poppler-glib (libpoppler-glib-dev): compare draws PDF pages onto cairo surfaces with it.
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // The program's shaping cache: it defines HarfBuzz's hb_shape and hb_buffer_add_utf8 for the
+        // whole process, so only the executable may depend on it (see include/shape_cache.h).
+        .target(
+            name: "CShapeCache",
+            dependencies: ["CGraphics"],
+            linkerSettings: ["harfbuzz", "pango-1.0", "gobject-2.0", "glib-2.0", "dl"].map { .linkedLibrary($0) }
+        ),
         // What several stages share: atomic writes, content hashes, PNG files, page file names.
         .target(name: "BookBase", dependencies: ["CShim", "CGraphics"]),
         .target(name: "BookModel"),
@@ -35,16 +46,16 @@ let package = Package(
         .target(name: "BookResolve", dependencies: ["BookBase", "BookModel", "BookConfig", "CShim", "CGraphics"]),
         .target(name: "BookLayout", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
         .target(name: "BookRender", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF"]),
-        .target(name: "BookCompare", dependencies: ["BookBase", "CShim", "CGraphics"]),
+        .target(name: "BookCompare", dependencies: ["BookBase", "CShim", "CGraphics", "CPoppler"]),
         // The optional generation step: providers, prompts, queue, cache, journal.
-        .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
+        .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics", "CCurl"]),
         // The library product: the pipeline as an API that the CLI, batch and tests call.
         .target(name: "BookRenderKit", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout",
                                                       "BookRender", "BookCompare", "BookIllustrate"]),
         .executableTarget(
             name: "bookrender",
             dependencies: [
-                "BookRenderKit",
+                "BookRenderKit", "CShapeCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // tcmalloc's thread caches instead of glibc's per-thread arenas, which grow a page at a

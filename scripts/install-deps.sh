@@ -8,12 +8,11 @@ packages=(
   libcairo2-dev libpango1.0-dev libpng-dev libjpeg-dev libfontconfig-dev
   nettle-dev  # SHA-256 of inputs (batch fingerprints, the generation cache)
   libxxhash-dev xxhash  # XXH3-128 of images and PDF content; xxhsum for its test
-  libdeflate-dev zlib1g-dev  # PDF content streams compressed by libdeflate (see CShim/shim_pdf_deflate.c)
   libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
   libqrencode-dev
   libtcmalloc-minimal4  # the program's allocator (see Package.swift)
-  libcurl4-openssl-dev  # the illustration providers' HTTP (curl.h to build; libcurl opened when needed, not linked)
-  libpoppler-glib8  # compare: PDF pages onto cairo surfaces (opened when needed, not linked)
+  libcurl4-openssl-dev  # the illustration providers' HTTP
+  libpoppler-glib-dev  # compare: PDF pages onto cairo surfaces
   libqpdf-dev ghostscript  # PDF finishing (boxes, outline) and CMYK PDF/X-1a
   # the private font set (see fonts/fonts.json)
   fonts-sil-andika fonts-linuxlibertine fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji

@@ -2,6 +2,7 @@ import Foundation
 import CGraphics
 import CShim
 import BookBase
+import CPoppler
 
 /// Who turns a PDF page into pixels.
 public enum Rasterizer: String, Sendable, Codable, CaseIterable {
@@ -48,12 +49,6 @@ final class PopplerDocument {
 
     init(url: URL) throws(CompareError) {
         path = url.path
-        var why: UnsafePointer<CChar>? = nil
-        guard shim_poppler_load(&why) != 0 else {
-            let reason = why.map { String(cString: $0) } ?? "not found"
-            throw CompareError(.rasterizer, "cannot load poppler-glib to draw \(url.path) (\(reason)); "
-                + "install the Debian package libpoppler-glib8, or use --rasterizer pdftoppm")
-        }
         var error: UnsafeMutablePointer<GError>? = nil
         guard let uri = g_filename_to_uri(url.path, nil, &error) else {
             let reason = Self.consume(&error)
@@ -61,14 +56,14 @@ final class PopplerDocument {
         }
         defer { g_free(uri) }
         Self.lock.lock()
-        let opened = shim_poppler_document_new_from_file(uri, nil, &error)
+        let opened = poppler_document_new_from_file(uri, nil, &error)
         Self.lock.unlock()
         guard let opened else {
             let reason = Self.consume(&error)
             throw CompareError(.unreadable, "cannot read \(url.path) as a PDF: \(reason)")
         }
         document = opened
-        pageCount = Int(shim_poppler_document_get_n_pages(opened))
+        pageCount = Int(poppler_document_get_n_pages(opened))
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(document)) }
@@ -77,12 +72,12 @@ final class PopplerDocument {
     func render(page index: Int, dpi: Double) throws(CompareError) -> RGBAImage {
         Self.lock.lock()
         defer { Self.lock.unlock() }
-        guard index >= 0, index < pageCount, let page = shim_poppler_document_get_page(document, Int32(index)) else {
+        guard index >= 0, index < pageCount, let page = poppler_document_get_page(document, Int32(index)) else {
             throw CompareError(.rasterizer, "\(path) has no page \(index + 1)")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(page)) }
         var width = 0.0, height = 0.0
-        shim_poppler_page_get_size(page, &width, &height)
+        poppler_page_get_size(page, &width, &height)
         let pixelWidth = PDFRasterizer.pixels(points: width, dpi: dpi)
         let pixelHeight = PDFRasterizer.pixels(points: height, dpi: dpi)
         guard pixelWidth > 0, pixelHeight > 0, pixelWidth <= 32767, pixelHeight <= 32767 else {
@@ -98,7 +93,7 @@ final class PopplerDocument {
         cairo_set_source_rgb(cr, 1, 1, 1)
         cairo_paint(cr)
         cairo_scale(cr, dpi / 72.0, dpi / 72.0)
-        shim_poppler_page_render(page, cr)
+        poppler_page_render(page, cr)
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw CompareError(.rasterizer, "rendering page \(index + 1) of \(path) failed: \(String(cString: cairo_status_to_string(status)))")

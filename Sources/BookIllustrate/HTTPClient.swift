@@ -1,5 +1,4 @@
 import Foundation
-import CShim
 
 /// A request as the providers build it.
 struct HTTPRequest: Sendable {
@@ -24,7 +23,7 @@ struct HTTPResponse: Sendable {
     var body: Data
 }
 
-/// HTTP through libcurl (`shim_http.c`), loaded when the first request is sent. Each exchange
+/// HTTP through libcurl (`CurlTransfer`). Each exchange
 /// blocks a thread of its own, so requests run side by side as the job runner asks.
 final class HTTPClient: Sendable {
     let timeout: Double
@@ -40,31 +39,16 @@ final class HTTPClient: Sendable {
     }
 
     private static func perform(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, ProviderFailure> {
-        var result = shim_http_result()
-        defer { shim_http_result_free(&result) }
-        let lines = request.headers.map { strdup("\($0.name): \($0.value)") }
-        defer { lines.forEach { free($0) } }
-        let code: Int32 = lines.map { UnsafePointer($0) }.withUnsafeBufferPointer { headers in
-            let perform = { (body: UnsafeRawPointer?, length: Int) in
-                shim_http_perform(request.httpMethod, request.url.absoluteString, headers.baseAddress, Int32(headers.count),
-                                  body, length, Int(timeout * 1000), &result)
-            }
-            guard let body = request.httpBody else { return perform(nil, 0) }
-            // A non-nil pointer even for an empty body: libcurl then sends Content-Length: 0.
-            return body.isEmpty ? perform("", 0) : body.withUnsafeBytes { perform($0.baseAddress, $0.count) }
-        }
-        let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        switch code {
-        case 0:
-            let body = result.body.map { Data(bytes: $0, count: result.body_length) } ?? Data()
-            let head = result.headers.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: result.headers_length), as: UTF8.self) } ?? ""
-            return .success(HTTPResponse(status: result.status, headers: headerFields(head), body: body))
-        case -1:
-            return .failure(ProviderFailure(.invalid, "cannot load libcurl to reach \(request.url.host ?? "the provider") (\(message)); "
-                                            + "install the Debian package libcurl4"))
-        default:
-            if result.timed_out != 0 { return .failure(ProviderFailure(.retryable, "timed out after \(Int(timeout)) s")) }
-            return .failure(ProviderFailure(.retryable, "network error: \(message) (curl \(code))"))
+        let outcome = CurlTransfer.perform(method: request.httpMethod, url: request.url.absoluteString,
+                                           headers: request.headers.map { "\($0.name): \($0.value)" },
+                                           body: request.httpBody, timeout: timeout)
+        switch outcome {
+        case .success(let response):
+            return .success(HTTPResponse(status: response.status, headers: headerFields(response.headerLines), body: response.body))
+        case .failure(let failure) where failure.timedOut:
+            return .failure(ProviderFailure(.retryable, "timed out after \(Int(timeout)) s"))
+        case .failure(let failure):
+            return .failure(ProviderFailure(.retryable, "network error: \(failure.message) (curl \(failure.code))"))
         }
     }
 

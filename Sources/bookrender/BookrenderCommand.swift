@@ -1,4 +1,5 @@
 import ArgumentParser
+import CShapeCache
 
 @main
 struct Bookrender: ParsableCommand {
@@ -12,4 +13,11 @@ struct Bookrender: ParsableCommand {
         """,
         subcommands: [Export.self, Cover.self, Preflight.self, Validate.self, Info.self, Import.self, Compare.self, Batch.self, Illustrate.self]
     )
+
+    static func main() {
+        // Before anything uses Pango: whether the shaping cache is on is decided once, for the
+        // whole process (CShapeCache/include/shape_cache.h).
+        shape_cache_start()
+        main(nil)
+    }
 }

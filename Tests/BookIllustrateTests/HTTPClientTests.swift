@@ -3,7 +3,7 @@ import Testing
 @testable import BookIllustrate
 import BookTestSupport
 
-/// The providers' HTTP goes through libcurl, opened when the first request is sent; these check
+/// The providers' HTTP goes through libcurl; these check
 /// the client itself against the loopback server and a closed port.
 @Suite struct HTTPClientTests {
     func openAIRequest(_ server: ProviderServer, prompt: String) throws -> HTTPRequest {

@@ -1,4 +1,5 @@
 import Foundation
+import BookTestSupport
 @testable import BookLayout
 
 /// The repository's fonts/fonts.json, found from this file's location (or BOOKRENDER_HOME).
@@ -25,10 +26,4 @@ func fileName(_ path: String) -> String { (path as NSString).lastPathComponent }
 let bodyStyle = TextStyle(family: "Linux Libertine O", size: 12, weight: 400, italic: false, lineHeight: 1.4)
 let childrenStyle = TextStyle(family: "Andika", size: 16, weight: 400, italic: false, lineHeight: 1.5)
 
-let sampleEnglish = """
-The morning the circus came to town, Eleanor climbed onto the roof of the old observatory with her \
-grandfather's telescope, determined to see the elephants before anybody else. What she discovered \
-instead was extraordinary: a procession of illuminated wagons, an unaccountably cheerful brass band, \
-and a tightrope walker practising her choreography between two chimneys, perfectly unconcerned by \
-the considerable distance to the cobblestones below.
-"""
+let sampleEnglish = SampleTexts.english

@@ -10,10 +10,6 @@ import CQPDF
 /// appends the changed objects to the PDF as an incremental update (PDF 32000-1 §7.5.6), which is
 /// how a freshly drawn PDF is finished: its megabytes of pictures are not read and written again.
 public enum PDFFinisher {
-    /// Starts loading qpdf on a thread of its own, for a command that will finish a PDF: ready by
-    /// the time the pages are drawn instead of loaded then, or at the program's start.
-    public static func prepare() { qpdf_loader_preload() }
-
     public static func finish(_ input: URL, plan: FinishingPlan, to output: URL) throws {
         try finish(input, plan: plan, to: output, forPDFX: false)
     }

@@ -18,7 +18,6 @@ final class QPDFDocument {
     /// `mapping`: `url` is a file of this process's own, which nobody else cuts short while it is
     /// read (in a mapped file that would be a SIGBUS, not an error), so qpdf may read it from a map.
     init(reading url: URL, mapping: Bool = false) throws {
-        if let problem = qpdf_loader_error() { throw FinishingError(String(cString: problem)) }
         source = url.path
         data = qpdf_init()
         // We check every call ourselves; without this qpdf would also print errors on stderr.

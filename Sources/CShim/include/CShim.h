@@ -6,10 +6,6 @@
 #include "shim_png_rgba.h"
 #include "shim_sha256.h"
 #include "shim_xxh3.h"
-#include "shim_poppler.h"
 #include "shim_copy.h"
 #include "shim_pango_metrics.h"
-#include "shim_http.h"
-#include "shim_shape_cache.h"
-#include "shim_pdf_deflate.h"
 #endif

@@ -1,21 +1,34 @@
-/* See shim_shape_cache.h. Pango 1.50.12's pango_hb_shape fills a buffer with three
+/* See shape_cache_internal.h. Pango 1.50.12's pango_hb_shape fills a buffer with three
  * hb_buffer_add_utf8 calls (pre-context, the item, post-context, all from the paragraph's text),
  * maybe adds a hyphen with hb_buffer_add, then calls hb_shape. Both HarfBuzz functions are defined
  * here too, so libpango's calls land here first: the add calls tell which stretch of which text the
- * buffer holds, and hb_shape answers from this thread's last whole item when it can. */
+ * buffer holds, and hb_shape answers from this thread's last whole item when it can. Unless the
+ * start-up check switched the cache on, both only hand the call to HarfBuzz. */
 #define _GNU_SOURCE
-#include "shim_shape_cache.h"
-#include "shim_word_shapes.h"
+#include "shape_cache_internal.h"
+#include "word_shapes.h"
 #include <dlfcn.h>
 #include <hb.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 static shim_hb_shape_fn harfbuzz_shape;
 static shim_hb_add_utf8_fn harfbuzz_add_utf8;
 static pthread_once_t resolved = PTHREAD_ONCE_INIT;
+static pthread_once_t key_made = PTHREAD_ONCE_INIT;
 static pthread_key_t thread_end;
+
+/* Set by the start-up check before any other thread exists; SHAPE_CACHE_OFF until then. */
+static _Atomic int mode = SHAPE_CACHE_OFF;
+static _Atomic int probe_saw_add, probe_saw_shape;
+
+static struct {
+    _Atomic uint64_t shaped, shapedChars, served, servedChars, wordItems, wordChars, mismatches;
+} totals;
+
+static void count(_Atomic uint64_t *counter, uint64_t n) { atomic_fetch_add_explicit(counter, n, memory_order_relaxed); }
 
 /* HarfBuzz looks at most 5 characters either side of the item (HB_BUFFER_CONTEXT_LENGTH). */
 enum { CONTEXT_BYTES = 32 };
@@ -55,8 +68,7 @@ typedef struct {
     filling_t filling;
     item_t items[ITEMS];
     unsigned long clock;
-    int disabled, verifying, registered;
-    shim_shape_cache_stats stats;
+    int registered;
 } cache_t;
 
 static __thread cache_t cache;
@@ -76,21 +88,44 @@ static void forget_all(cache_t *c) {
 
 static void thread_ended(void *p) { forget_all((cache_t *)p); }
 
+/* HarfBuzz's own, the next definitions after the program's. */
 static void resolve(void) {
     harfbuzz_shape = (shim_hb_shape_fn)dlsym(RTLD_NEXT, "hb_shape");
     harfbuzz_add_utf8 = (shim_hb_add_utf8_fn)dlsym(RTLD_NEXT, "hb_buffer_add_utf8");
-    pthread_key_create(&thread_end, thread_ended);
 }
 
-void shim_shape_cache_set_enabled(int enabled) {
-    cache.disabled = !enabled;
-    if (!enabled) { forget_all(&cache); shim_word_shapes_forget(); }
+static void make_key(void) { pthread_key_create(&thread_end, thread_ended); }
+
+int shape_cache_resolved(void) {
+    pthread_once(&resolved, resolve);
+    return harfbuzz_shape != NULL && harfbuzz_add_utf8 != NULL;
 }
-void shim_shape_cache_set_verifying(int verifying) { cache.verifying = verifying; }
-shim_shape_cache_stats shim_shape_cache_thread_stats(void) { return cache.stats; }
+
+void shape_cache_set_mode(shape_cache_mode m) { atomic_store(&mode, m); }
+
+void shape_cache_probe_reset(void) {
+    atomic_store(&probe_saw_add, 0);
+    atomic_store(&probe_saw_shape, 0);
+}
+
+int shape_cache_probe_reached(void) { return atomic_load(&probe_saw_add) && atomic_load(&probe_saw_shape); }
+
+shape_cache_stats shape_cache_totals(void) {
+    return (shape_cache_stats){
+        atomic_load(&totals.shaped), atomic_load(&totals.shapedChars), atomic_load(&totals.served),
+        atomic_load(&totals.servedChars), atomic_load(&totals.wordItems), atomic_load(&totals.wordChars),
+        atomic_load(&totals.mismatches),
+    };
+}
 
 void hb_buffer_add_utf8(hb_buffer_t *buffer, const char *text, int text_length, unsigned item_offset, int item_length) {
     pthread_once(&resolved, resolve);
+    int m = atomic_load_explicit(&mode, memory_order_relaxed);
+    if (m != SHAPE_CACHE_ON && m != SHAPE_CACHE_VERIFYING) {
+        if (m == SHAPE_CACHE_PROBING) atomic_store(&probe_saw_add, 1);
+        harfbuzz_add_utf8(buffer, text, text_length, item_offset, item_length);
+        return;
+    }
     filling_t *f = &cache.filling;
     if (item_length > 0 && text_length >= 0) {
         *f = (filling_t){ buffer, text, item_offset, item_offset + (unsigned)item_length, -1 };
@@ -196,7 +231,7 @@ static int serve_hyphenated(const item_t *item, hb_font_t *shaping_font, hb_buff
         hb_buffer_set_length(buffer, 0);
         hb_buffer_append(buffer, item->glyphs, from, to);
         hb_buffer_append(buffer, rest, 0, rest_length);
-        cache.stats.servedChars += shim_utf8_chars(f->text + f->start, cut - f->start);
+        count(&totals.servedChars, shim_utf8_chars(f->text + f->start, cut - f->start));
     }
     hb_buffer_destroy(rest);
     return joins;
@@ -223,7 +258,7 @@ static int serve(const item_t *item, hb_font_t *shaping_font, hb_buffer_t *buffe
         if (!item_slice(item, f->start, f->end, HB_GLYPH_FLAG_UNSAFE_TO_BREAK, HB_GLYPH_FLAG_UNSAFE_TO_BREAK, &from, &to)) return 0;
         hb_buffer_set_length(buffer, 0);
         hb_buffer_append(buffer, item->glyphs, from, to);
-        cache.stats.servedChars += chars;
+        count(&totals.servedChars, chars);
         return 1;
     }
     if (n == chars + 1 && (in[n - 1].codepoint == 0x2010 || in[n - 1].codepoint == '-') &&
@@ -239,6 +274,7 @@ static void remember(hb_font_t *font, hb_buffer_t *buffer, const hb_feature_t *f
         if (!cache.items[i].valid || (item->valid && cache.items[i].used < item->used)) item = &cache.items[i];
     forget(item);
     item->used = ++cache.clock;
+    pthread_once(&key_made, make_key);
     if (!cache.registered) { pthread_setspecific(thread_end, &cache); cache.registered = 1; }
     item->font = hb_font_reference(font);
     hb_font_get_scale(font, &item->x_scale, &item->y_scale);
@@ -291,25 +327,25 @@ static int same_glyphs(hb_buffer_t *a, hb_buffer_t *b, int with_flags) {
     return 1;
 }
 
-/* A whole item put together from its words' glyphs (shim_word_shapes.c); while verifying, also
+/* A whole item put together from its words' glyphs (word_shapes.c); while verifying, also
  * shaped whole and compared, HB_GLYPH_FLAG_UNSAFE_TO_BREAK included (later pieces are cut where it
  * is clear). HB_GLYPH_FLAG_UNSAFE_TO_CONCAT may differ: shaped apart, a word's last glyph carries it
  * because HarfBuzz ran out of text there; shaped whole, the space after it may carry it because a
  * lookup looked at it in vain. Either only keeps a cut from being made. */
 static int from_words(hb_font_t *font, hb_font_t *shaping_font, hb_buffer_t *buffer, const hb_feature_t *features,
-                      unsigned feature_count, const filling_t *f, hb_buffer_flags_t flags) {
+                      unsigned feature_count, const filling_t *f, hb_buffer_flags_t flags, int verifying) {
     shim_word_request request = { harfbuzz_shape, harfbuzz_add_utf8, font, shaping_font, features, feature_count,
                                   f->text, f->start, f->end, flags };
-    hb_buffer_t *input = cache.verifying ? copy_input(buffer) : NULL;
+    hb_buffer_t *input = verifying ? copy_input(buffer) : NULL;
     uint64_t reused = 0, shaped = 0;
     int filled = shim_word_shapes_fill(&request, buffer, &reused, &shaped);
-    cache.stats.shapedChars += shaped;
+    count(&totals.shapedChars, shaped);
     if (filled) {
-        cache.stats.wordItems++;
-        cache.stats.wordChars += reused;
+        count(&totals.wordItems, 1);
+        count(&totals.wordChars, reused);
         if (input) {
             harfbuzz_shape(shaping_font, input, features, feature_count);
-            if (!same_glyphs(input, buffer, 1)) cache.stats.mismatches++;
+            if (!same_glyphs(input, buffer, 1)) count(&totals.mismatches, 1);
         }
     }
     if (input) hb_buffer_destroy(input);
@@ -318,23 +354,30 @@ static int from_words(hb_font_t *font, hb_font_t *shaping_font, hb_buffer_t *buf
 
 void hb_shape(hb_font_t *shaping_font, hb_buffer_t *buffer, const hb_feature_t *features, unsigned feature_count) {
     pthread_once(&resolved, resolve);
+    int m = atomic_load_explicit(&mode, memory_order_relaxed);
+    if (m != SHAPE_CACHE_ON && m != SHAPE_CACHE_VERIFYING) {
+        if (m == SHAPE_CACHE_PROBING) atomic_store(&probe_saw_shape, 1);
+        harfbuzz_shape(shaping_font, buffer, features, feature_count);
+        return;
+    }
+    int verifying = m == SHAPE_CACHE_VERIFYING;
     filling_t f = cache.filling;
     cache.filling.buffer = NULL;
     /* Pango shapes with a font of its own made for the call on top of the PangoFont's: key on that one. */
     hb_font_t *font = hb_font_get_parent(shaping_font);
-    if (cache.disabled || f.buffer != buffer || f.text_length < 0 || f.end > (unsigned)f.text_length ||
+    if (f.buffer != buffer || f.text_length < 0 || f.end > (unsigned)f.text_length ||
         !font || font == hb_font_get_empty()) {
         harfbuzz_shape(shaping_font, buffer, features, feature_count);
         return;
     }
     item_t *item = containing_item(font, buffer, features, feature_count, &f);
-    hb_buffer_t *input = item && cache.verifying ? copy_input(buffer) : NULL;
+    hb_buffer_t *input = item && verifying ? copy_input(buffer) : NULL;
     if (item && serve(item, shaping_font, buffer, features, feature_count, &f)) {
         item->used = ++cache.clock;
-        cache.stats.served++;
+        count(&totals.served, 1);
         if (input) {
             harfbuzz_shape(shaping_font, input, features, feature_count);
-            if (!same_glyphs(input, buffer, 0)) cache.stats.mismatches++;
+            if (!same_glyphs(input, buffer, 0)) count(&totals.mismatches, 1);
             hb_buffer_destroy(input);
         }
         return;
@@ -346,10 +389,10 @@ void hb_shape(hb_font_t *shaping_font, hb_buffer_t *buffer, const hb_feature_t *
     int piece = item != NULL;
     hb_buffer_flags_t flags = hb_buffer_get_flags(buffer);
     if (!piece) hb_buffer_set_flags(buffer, flags | HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT);
-    if (piece || !from_words(font, shaping_font, buffer, features, feature_count, &f, flags)) {
+    if (piece || !from_words(font, shaping_font, buffer, features, feature_count, &f, flags, verifying)) {
         harfbuzz_shape(shaping_font, buffer, features, feature_count);
-        cache.stats.shaped++;
-        cache.stats.shapedChars += shim_utf8_chars(f.text + f.start, f.end - f.start);
+        count(&totals.shaped, 1);
+        count(&totals.shapedChars, shim_utf8_chars(f.text + f.start, f.end - f.start));
     }
     if (!piece) {
         remember(font, buffer, features, feature_count, &f, flags);

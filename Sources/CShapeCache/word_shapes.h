@@ -1,6 +1,6 @@
-#ifndef BOOKRENDER_SHIM_WORD_SHAPES_H
-#define BOOKRENDER_SHIM_WORD_SHAPES_H
-/* The word cache behind shim_shape_cache.c: a whole item of space-separated text put together from
+#ifndef BOOKRENDER_WORD_SHAPES_H
+#define BOOKRENDER_WORD_SHAPES_H
+/* The word cache behind shape_cache.c: a whole item of space-separated text put together from
  * the glyphs of its words, each shaped once per thread, where HarfBuzz's flags say that is exactly
  * what shaping the item whole gives. */
 #include <hb.h>
@@ -30,8 +30,5 @@ int shim_word_shapes_fill(const shim_word_request *request, hb_buffer_t *buffer,
 
 /* Characters (UTF-8 lead bytes) in `n` bytes at `p`. */
 unsigned shim_utf8_chars(const char *p, unsigned n);
-
-/* Frees this thread's words. */
-void shim_word_shapes_forget(void);
 
 #endif

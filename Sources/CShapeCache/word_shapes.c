@@ -1,4 +1,4 @@
-/* See shim_word_shapes.h. A book says the same few thousand words over and over; browsers shape a
+/* See word_shapes.h. A book says the same few thousand words over and over; browsers shape a
  * word once and reuse its glyphs wherever it comes again (Blink's word shape cache, Gecko's shaped
  * words), for fonts in which no OpenType lookup involves the space glyph: then nothing HarfBuzz does
  * reaches across a space, and a text shaped whole gives the glyphs of its pieces shaped apart, cut
@@ -8,10 +8,10 @@
  * the first space of a run, and only where what follows the spaces starts a cluster of its own), and
  * only scripts HarfBuzz shapes with its default shaper are taken, the others looking at the text
  * around an item. Each piece is shaped with HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT, so later cuts
- * inside it (shim_shape_cache.c) see HarfBuzz's flags; at a piece's end, where HarfBuzz ran out of
+ * inside it (shape_cache.c) see HarfBuzz's flags; at a piece's end, where HarfBuzz ran out of
  * text, the flag it leaves only makes those cuts more careful. */
 #define _GNU_SOURCE
-#include "shim_word_shapes.h"
+#include "word_shapes.h"
 #include <hb-aat.h>
 #include <hb-ot.h>
 #include <pthread.h>
@@ -84,7 +84,8 @@ static void forget_font(font_words_t *fw) {
     fw->valid = 0;
 }
 
-void shim_word_shapes_forget(void) {
+/* Frees this thread's words. */
+static void forget_words(void) {
     for (int i = 0; i < FONTS; i++) forget_font(&words.fonts[i]);
     hb_buffer_destroy(words.scratch);
     words.scratch = NULL;
@@ -95,7 +96,7 @@ void shim_word_shapes_forget(void) {
     words.unit_capacity = 0;
 }
 
-static void thread_ended(void *unused) { (void)unused; shim_word_shapes_forget(); }
+static void thread_ended(void *unused) { (void)unused; forget_words(); }
 static void make_key(void) { pthread_key_create(&thread_end, thread_ended); }
 
 /* Scripts HarfBuzz 6 shapes with its default shaper, which looks at nothing outside the buffer. */
