@@ -30,8 +30,6 @@ let package = Package(
         .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
         // libcurl (libcurl4-openssl-dev): the image providers' HTTP.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // poppler-glib (libpoppler-glib-dev): compare draws PDF pages onto cairo surfaces with it.
-        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         // The program's shaping cache: it defines HarfBuzz's hb_shape and hb_buffer_add_utf8 for the
         // whole process, so only the executable may depend on it (see include/shape_cache.h).
         .target(
@@ -46,7 +44,7 @@ let package = Package(
         .target(name: "BookResolve", dependencies: ["BookBase", "BookModel", "BookConfig", "CShim", "CGraphics"]),
         .target(name: "BookLayout", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
         .target(name: "BookRender", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF"]),
-        .target(name: "BookCompare", dependencies: ["BookBase", "CShim", "CGraphics", "CPoppler"]),
+        .target(name: "BookCompare", dependencies: ["BookBase", "CShim", "CGraphics"]),
         // The optional generation step: providers, prompts, queue, cache, journal.
         .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics", "CCurl"]),
         // The library product: the pipeline as an API that the CLI, batch and tests call.

@@ -12,7 +12,6 @@ packages=(
   libqrencode-dev
   libtcmalloc-minimal4  # the program's allocator (see Package.swift)
   libcurl4-openssl-dev  # the illustration providers' HTTP
-  libpoppler-glib-dev  # compare: PDF pages onto cairo surfaces
   libqpdf-dev ghostscript  # PDF finishing (boxes, outline) and CMYK PDF/X-1a
   # the private font set (see fonts/fonts.json)
   fonts-sil-andika fonts-linuxlibertine fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji

@@ -17,7 +17,6 @@ public final class PageSource {
 
     private enum Storage {
         case files([String: URL])
-        case poppler(PopplerDocument, dpi: Double)
         case rasterized([String: URL], temporaryFolder: URL)
         case memory([String: RGBAImage])
     }
@@ -88,22 +87,17 @@ public final class PageSource {
     /// A PDF's pages at `dpi`, named `page-001.png`… so they pair with bookrender's page PNGs.
     public static func pdf(_ url: URL, dpi: Double = 72, rasterizer: Rasterizer = .pdftoppm) throws(CompareError) -> PageSource {
         try PDFRasterizer.checkDPI(dpi)
-        switch rasterizer {
-        case .cairo:
-            let document = try PopplerDocument(url: url)
-            let names = (0..<document.pageCount).map { PageFileName.page($0 + 1) }
-            return PageSource(kind: .pdf, path: url.path, names: names, storage: .poppler(document, dpi: dpi))
-        case .pdftoppm:
+        do {
             let folder = FileManager.default.temporaryDirectory
                 .appendingPathComponent("bookrender-compare-\(UUID().uuidString)")
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw CompareError(.rasterizer, "cannot make a temporary folder for pdftoppm: \(RGBAImage.reason(error))")
+                throw CompareError(.rasterizer, "cannot make a temporary folder for \(rasterizer.program): \(RGBAImage.reason(error))")
             }
             let pages: [URL]
             do {
-                pages = try PDFToPPM.rasterize(url, dpi: dpi, into: folder)
+                pages = try PopplerProgram.rasterize(url, dpi: dpi, using: rasterizer, into: folder)
             } catch {
                 try? FileManager.default.removeItem(at: folder)
                 throw error
@@ -135,9 +129,6 @@ public final class PageSource {
         case .files(let files), .rasterized(let files, _):
             guard let url = files[name] else { throw CompareError(.unreadable, "\(path) has no page \(name)") }
             return try RGBAImage(contentsOf: url)
-        case .poppler(let document, let dpi):
-            guard let index = names.firstIndex(of: name) else { throw CompareError(.unreadable, "\(path) has no page \(name)") }
-            return try document.render(page: index, dpi: dpi)
         case .memory(let table):
             guard let image = table[name] else { throw CompareError(.unreadable, "\(path) has no page \(name)") }
             return image
@@ -149,7 +140,7 @@ public final class PageSource {
         switch storage {
         case .files(let files):
             return files[name]?.path ?? path
-        case .poppler, .rasterized:
+        case .rasterized:
             let number = (names.firstIndex(of: name) ?? 0) + 1
             return "\(path) page \(number)"
         case .memory:

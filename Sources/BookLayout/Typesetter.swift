@@ -154,13 +154,7 @@ public final class Typesetter {
     /// Blank lines separate paragraphs (Pango's "\n"); other newlines become U+2028 LINE SEPARATOR,
     /// which breaks the line without starting a paragraph (no indent, same direction).
     static func normalizedParagraphs(_ text: String) -> String {
-        var unified = text
-        // CR (0x0D) and U+2029 (E2 80 A9) are rare; the replacements are not cheap on a long text.
-        if text.utf8.contains(where: { $0 == 0x0D || $0 == 0xE2 }) {
-            unified = text.replacingOccurrences(of: "\r\n", with: "\n")
-                .replacingOccurrences(of: "\r", with: "\n")
-                .replacingOccurrences(of: "\u{2029}", with: "\n\n")
-        }
+        let unified = unifiedNewlines(text)
         // On the bytes: a chapter is a few hundred kilobytes, and splitting it into substrings and
         // joining them again cost more than laying out its first page.
         var out: [UInt8] = []
@@ -186,6 +180,36 @@ public final class Typesetter {
             return normalizedParagraphs(native)
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// CR LF and CR as LF, U+2029 PARAGRAPH SEPARATOR as a blank line; the text itself when it has
+    /// none of them. On the bytes: curly quotes and dashes share U+2029's first byte, so a search
+    /// through Foundation ran over most chapters of real prose.
+    static func unifiedNewlines(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var i = 0
+            while i < bytes.count, bytes[i] != 0x0D, !(bytes[i] == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x80 && bytes[i + 2] == 0xA9) {
+                i += 1
+            }
+            guard i < bytes.count else { return nil }
+            var out = [UInt8](bytes[..<i])
+            out.reserveCapacity(bytes.count + 16)
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == 0x0D {
+                    out.append(0x0A)
+                    i += (i + 1 < bytes.count && bytes[i + 1] == 0x0A) ? 2 : 1
+                } else if b == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA9 {
+                    out.append(contentsOf: [0x0A, 0x0A])
+                    i += 3
+                } else {
+                    out.append(b)
+                    i += 1
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        } ?? text
     }
 
     /// Only whitespace (Unicode's, so a line of no-break spaces is blank too).

@@ -48,7 +48,7 @@ struct Compare: ParsableCommand {
     @Option(name: .long, help: "Resolution PDF pages are rasterized at.")
     var dpi: Double = 72
 
-    @Option(name: .long, help: "Who rasterizes PDFs: pdftoppm (poppler's program) or cairo (poppler-glib in process).")
+    @Option(name: .long, help: "Who rasterizes PDFs: pdftoppm (poppler's Splash) or cairo (poppler's pdftocairo).")
     var rasterizer: String = Rasterizer.pdftoppm.rawValue
 
     @Flag(name: .long, help: "Re-record: copy ACTUAL's changed pages over EXPECTED (PNG files and folders only).")
