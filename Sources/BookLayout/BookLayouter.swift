@@ -80,13 +80,13 @@ public struct BookLayouter {
         CoverTemplate.layout(ctx)
         try handOver()
         for page in book.pages {
-            switch page.page.type {
-            case .illustration: IllustrationTemplate.layout(page, ctx)
-            case .text: TextPageTemplate.layout(page, ctx)
-            case .photo: PhotoTemplate.layout(page, ctx)
-            case .chapter: ChapterTemplate.layout(page, ctx)
-            case .spread: SpreadTemplate.layout(page, ctx)
-            case .qr: QRTemplate.layout(page, ctx)
+            switch page.page.content {
+            case .illustration(let p): IllustrationTemplate.layout(p, page, ctx)
+            case .text(let p): TextPageTemplate.layout(p, page, ctx)
+            case .photo(let p): PhotoTemplate.layout(p, page, ctx)
+            case .chapter(let p): ChapterTemplate.layout(p, page, ctx)
+            case .spread(let p): SpreadTemplate.layout(p, page, ctx)
+            case .qr(let p): QRTemplate.layout(p, page, ctx)
             }
             try handOver()
         }
@@ -104,7 +104,7 @@ public struct BookLayouter {
                                     "no hyphenation dictionary for language \"\(book.language)\" in /usr/share/hyphen; justified text is set without hyphens"))
         }
         let chapters = ctx.pages.filter { $0.role == .chapter }.compactMap { p -> (String, Int)? in
-            guard let s = p.sourcePage, let title = book.book.pages[s].title else { return nil }
+            guard let s = p.sourcePage, case .chapter(let chapter) = book.book.pages[s].content, let title = chapter.title else { return nil }
             return (title, p.number)
         }
         var tree = PageTree(trim: book.trim, pages: ctx.pages, findings: findings, title: book.book.title,

@@ -1,4 +1,5 @@
 import CGraphics
+import BookModel
 import BookResolve
 
 /// A QR symbol from libqrencode: the module grid, drawn later as vector squares.
@@ -19,10 +20,10 @@ struct QRCode {
 
 /// A QR page: the code centred with a four-module quiet zone, the caption under it, the address below.
 enum QRTemplate {
-    static func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
+    static func layout(_ qr: QRPage, _ page: ResolvedPage, _ ctx: LayoutContext) {
         let index = ctx.addPage(.qr, source: page.index)
         let content = ctx.contentRect(for: ctx.pages[index].number)
-        let url = page.page.url ?? ""
+        let url = qr.url ?? ""
         let typo = ctx.tokens.typography
         guard let code = QRCode(encoding: url) else {
             ctx.findings.append(Finding(.error, .other, sourcePage: page.index, physicalPages: [ctx.pages[index].number],
@@ -38,7 +39,7 @@ enum QRTemplate {
         ctx.append(.fill(Fill(rect: frame.inset(by: -4 * module), color: .white, cornerRadius: module)), to: index)
         ctx.append(.qr(QRBox(frame: frame, size: code.size, modules: code.modules, color: ctx.palette.ink)), to: index)
         var y = frame.maxY + 4 * module + typo.body.size * 1.5
-        if let caption = page.page.caption, !caption.isEmpty {
+        if let caption = qr.caption, !caption.isEmpty {
             let c = ctx.setText(caption, role: typo.body, width: content.width, alignment: .center)
             ctx.append(.text(ctx.textBox(c, x: content.x, y: y, width: content.width)), to: index)
             y += c.height + typo.body.size * 0.6

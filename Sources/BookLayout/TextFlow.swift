@@ -1,4 +1,5 @@
 import BookConfig
+import BookModel
 import BookResolve
 
 /// Flows one laid-out text over as many pages as it needs, with the Paginator's widow and
@@ -25,18 +26,18 @@ enum TextFlow {
 
 /// A text page: the book's long text, paginated through Pango.
 enum TextPageTemplate {
-    static func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
-        let layout = ctx.setText(bodyRequest(page, ctx))
+    static func layout(_ textPage: TextPage, _ page: ResolvedPage, _ ctx: LayoutContext) {
+        let layout = ctx.setText(bodyRequest(textPage, ctx))
         TextFlow.flow(layout, from: 0, role: .text, source: page.index, ctx)
     }
 
     /// The body text as set: the body role with the text template's alignment and indent, across
     /// the text column (the same width on left and right pages).
-    static func bodyRequest(_ page: ResolvedPage, _ ctx: LayoutContext) -> TextRequest {
+    static func bodyRequest(_ textPage: TextPage, _ ctx: LayoutContext) -> TextRequest {
         var role = ctx.tokens.typography.body
         let settings = ctx.tokens.templates.text
         if let align = settings.align { role.align = align }
         if let indent = settings.indent { role.indent = indent }
-        return ctx.request(page.page.text ?? "", role: role, width: ctx.contentRect(for: ctx.nextNumber).width)
+        return ctx.request(textPage.text ?? "", role: role, width: ctx.contentRect(for: ctx.nextNumber).width)
     }
 }

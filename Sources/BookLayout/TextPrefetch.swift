@@ -33,9 +33,9 @@ enum TextPrefetch {
         let ctx = LayoutContext(book: book, typesetter: typesetter)
         var seen = Set<TextRequest>()
         return book.pages.compactMap { page -> TextRequest? in
-            switch page.page.type {
-            case .text: return TextPageTemplate.bodyRequest(page, ctx)
-            case .chapter: return ChapterTemplate.bodyRequest(page, ctx)
+            switch page.page.content {
+            case .text(let p): return TextPageTemplate.bodyRequest(p, ctx)
+            case .chapter(let p): return ChapterTemplate.bodyRequest(p, ctx)
             default: return nil
             }
         }.filter { $0.text.utf8.count >= minimumBytes && seen.insert($0).inserted }

@@ -14,7 +14,7 @@ enum InfiniteStoriesImporter {
             hero.name.nonBlank.map { MainCharacter(name: $0, description: describe(hero)) }
         }
         let book = Book(kind: .storybook, title: story.title, created: BookDate.format(story.createdAt), theme: "picture-book",
-                        characters: main.map { Characters(main: $0) }, pages: [Page(type: .text, text: content)])
+                        characters: main.map { Characters(main: $0) }, pages: [Page(TextPage(text: content))])
         return ImportedBook(book: book)
     }
 
