@@ -1,5 +1,4 @@
 import BookConfig
-import BookModel
 import BookResolve
 
 /// Flows one laid-out text over as many pages as it needs, with the Paginator's widow and
@@ -21,23 +20,5 @@ enum TextFlow {
             ctx.append(.text(TextBox(layout: layout, lines: lines, frame: frame, color: color ?? ctx.palette.ink)), to: index)
             ctx.addFolio(to: index)
         }
-    }
-}
-
-/// A text page: the book's long text, paginated through Pango.
-enum TextPageTemplate {
-    static func layout(_ textPage: TextPage, _ page: ResolvedPage, _ ctx: LayoutContext) {
-        let layout = ctx.setText(bodyRequest(textPage, ctx))
-        TextFlow.flow(layout, from: 0, role: .text, source: page.index, ctx)
-    }
-
-    /// The body text as set: the body role with the text template's alignment and indent, across
-    /// the text column (the same width on left and right pages).
-    static func bodyRequest(_ textPage: TextPage, _ ctx: LayoutContext) -> TextRequest {
-        var role = ctx.tokens.typography.body
-        let settings = ctx.tokens.templates.text
-        if let align = settings.align { role.align = align }
-        if let indent = settings.indent { role.indent = indent }
-        return ctx.request(textPage.text ?? "", role: role, width: ctx.contentRect(for: ctx.nextNumber).width)
     }
 }

@@ -2,10 +2,16 @@ import BookConfig
 import BookModel
 import BookResolve
 
+extension TemplateRegistry {
+    func visit(_ page: IllustrationPage) -> any PageTemplate { IllustrationTemplate(illustration: page) }
+}
+
 /// An illustration page: the picture full-bleed above a wash band holding the caption and text.
 /// Long text is set smaller (down to 70 %) before it is allowed to flow onto a following page.
-enum IllustrationTemplate {
-    static func layout(_ illustration: IllustrationPage, _ page: ResolvedPage, _ ctx: LayoutContext) {
+struct IllustrationTemplate: PageTemplate {
+    let illustration: IllustrationPage
+
+    func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
         let typo = ctx.tokens.typography
         let settings = ctx.tokens.templates.illustration
         let index = ctx.addPage(.illustration, source: page.index)

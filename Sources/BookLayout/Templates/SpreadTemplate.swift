@@ -2,10 +2,16 @@ import BookConfig
 import BookModel
 import BookResolve
 
+extension TemplateRegistry {
+    func visit(_ page: SpreadPage) -> any PageTemplate { SpreadTemplate(spread: page) }
+}
+
 /// A two-page spread: one picture across both facing pages (split at the gutter, the left half on
 /// an even page), with each side's text on a paper panel near the foot of its page.
-enum SpreadTemplate {
-    static func layout(_ spread: SpreadPage, _ page: ResolvedPage, _ ctx: LayoutContext) {
+struct SpreadTemplate: PageTemplate {
+    let spread: SpreadPage
+
+    func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
         ctx.startOn(.left, source: page.index, why: "spread")
         let left = ctx.addPage(.spreadLeft, source: page.index)
         let right = ctx.addPage(.spreadRight, source: page.index)
@@ -34,7 +40,7 @@ enum SpreadTemplate {
         }
     }
 
-    private static func panel(_ text: String, on index: Int, _ ctx: LayoutContext) {
+    private func panel(_ text: String, on index: Int, _ ctx: LayoutContext) {
         let content = ctx.contentRect(for: ctx.pages[index].number)
         let typo = ctx.tokens.typography
         let pad = typo.body.size * 0.8

@@ -2,11 +2,17 @@ import BookConfig
 import BookModel
 import BookResolve
 
+extension TemplateRegistry {
+    func visit(_ page: PhotoPage) -> any PageTemplate { PhotoTemplate(photo: page) }
+}
+
 /// A photo page: the whole photo inside the text area, rounded and shadowed per the tokens,
 /// the caption centred beneath it. A cut-out (an image with transparency) gets no shadow: the
 /// shadow would show through it as a grey box.
-enum PhotoTemplate {
-    static func layout(_ photo: PhotoPage, _ page: ResolvedPage, _ ctx: LayoutContext) {
+struct PhotoTemplate: PageTemplate {
+    let photo: PhotoPage
+
+    func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
         let index = ctx.addPage(.photo, source: page.index)
         let content = ctx.contentRect(for: ctx.pages[index].number)
         let typo = ctx.tokens.typography
