@@ -2,7 +2,11 @@ import Foundation
 
 /// InfiniteStories' `Story` → a picture book of one flowing text page. The story has no pages of its
 /// own; layout paginates `content`, and the hero's description is there for a cover or illustrations.
-enum InfiniteStoriesImporter {
+enum InfiniteStoriesImporter: AppImporter {
+    static let appName = "InfiniteStories"
+    static let formatName = "InfiniteStories story"
+    static let signature = ["content", "playCount"]
+
     static func book(from data: Data) throws -> ImportedBook {
         let story = try JSONDecoder().decode(Story.self, from: data)
         let content = story.content.replacingOccurrences(of: "\r\n", with: "\n")

@@ -4,7 +4,11 @@ import Foundation
 ///
 /// A memory's text arrives cut into the app's screen pages (`textPage` 1…total); it becomes one text
 /// page again, because the print page is a different size and bookrender paginates it anew.
-enum MemoirAIImporter {
+enum MemoirAIImporter: AppImporter {
+    static let appName = "MemoirAI"
+    static let formatName = "MemoirAI storybook"
+    static let signature = ["pageItems", "profileID"]
+
     static let fallbackTitle = "My Story"
 
     static func book(from data: Data) throws -> ImportedBook {

@@ -2,7 +2,11 @@ import Foundation
 
 /// Roger's `GeneratedStory` → a picture book. Pages not yet illustrated keep their `scene`, so the
 /// generation step (or a placeholder) can fill them.
-enum RogerImporter {
+enum RogerImporter: AppImporter {
+    static let appName = "Roger"
+    static let formatName = "Roger story"
+    static let signature = ["characterManifest", "pages"]
+
     static func book(from data: Data) throws -> ImportedBook {
         let story = try JSONDecoder().decode(GeneratedStory.self, from: data)
         var warnings: [PathIssue] = []
