@@ -37,8 +37,9 @@ actor BookFile {
             if book.cover == nil { book.cover = Cover(title: book.title, subtitle: book.subtitle) }
             book.cover!.photo = .path(path)
         case .page:
-            guard let i = job.pageIndex, book.pages.indices.contains(i), book.pages[i].image == nil else { return }
-            book.pages[i].image = .path(path)
+            guard let i = job.pageIndex, book.pages.indices.contains(i), var picture = book.pages[i].picture, picture.image == nil else { return }
+            picture.image = .path(path)
+            book.pages[i].picture = picture
         }
         if writes { try AtomicOutput.write(try BookExporter.encode(book), to: url) }
     }
@@ -52,6 +53,6 @@ actor BookFile {
     }
 
     func mainCharacterImage() -> (Data, String)? { imageData(book.characters?.main?.image) }
-    func pageImage(_ index: Int) -> (Data, String)? { book.pages.indices.contains(index) ? imageData(book.pages[index].image) : nil }
+    func pageImage(_ index: Int) -> (Data, String)? { book.pages.indices.contains(index) ? imageData(book.pages[index].picture?.image) : nil }
     func coverPhoto() -> (Data, String)? { imageData(book.cover?.photo) }
 }

@@ -1,7 +1,11 @@
 import Foundation
 
 /// Gemini API `generateContent` with `inlineData` references and `imageConfig.aspectRatio`.
-struct GeminiProvider: ImageProvider {
+struct GeminiProvider: NamedProvider {
+    static let defaultModel = "gemini-2.5-flash-image"
+    static let defaultBaseURL = "https://generativelanguage.googleapis.com"
+    static let keyVariable: String? = "GEMINI_API_KEY"
+
     let settings: ProviderSettings
     let client: HTTPClient
 

@@ -21,8 +21,6 @@ public struct IllustrationPlan: Sendable {
 
     public init(book: Book, trim: TrimSize, maxImages: Int? = nil) {
         let page = AspectRatio(width: trim.width, height: trim.height)
-        let spread = AspectRatio(width: trim.width * 2, height: trim.height)
-        let pictured: Set<PageType> = [.illustration, .spread]
 
         character = nil
         if let main = book.characters?.main, main.image == nil {
@@ -34,14 +32,12 @@ public struct IllustrationPlan: Sendable {
             cover = IllustrationJob(kind: .cover, key: "cover", scene: book.cover?.subtitle ?? "", aspect: page, label: "cover")
         }
         var pages: [IllustrationJob] = []
-        let firstIndex = book.pages.firstIndex { pictured.contains($0.type) }
+        let firstIndex = book.pages.firstIndex { $0.picture?.generation != nil }
         firstPageIndex = firstIndex
-        for (i, p) in book.pages.enumerated() where pictured.contains(p.type) && p.image == nil {
-            let scene = [p.scene, p.text, p.caption, [p.leftText, p.rightText].compactMap { $0 }.joined(separator: " ")]
-                .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty } ?? ""
-            guard !scene.isEmpty else { continue }
-            pages.append(IllustrationJob(kind: .page, key: p.id ?? "page-\(i + 1)", pageIndex: i, scene: scene,
-                                         aspect: p.type == .spread ? spread : page,
+        for (i, p) in book.pages.enumerated() {
+            guard let picture = p.picture, picture.image == nil, let generation = picture.generation, !generation.scene.isEmpty else { continue }
+            pages.append(IllustrationJob(kind: .page, key: p.id ?? "page-\(i + 1)", pageIndex: i, scene: generation.scene,
+                                         aspect: AspectRatio(width: trim.width * Double(generation.pagesAcross), height: trim.height),
                                          label: "page \(i + 1) of \(book.pages.count)"))
         }
         let firstKey = pages.first { $0.pageIndex == firstIndex }?.key

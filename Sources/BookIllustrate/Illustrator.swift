@@ -88,8 +88,8 @@ public enum Illustrator {
         }
         let journalURL = bookFile.deletingPathExtension().appendingPathExtension("illustrate.json")
         let key = options.provider.apiKey
-        if options.provider.name != .local, key.isEmpty, !options.dryRun {
-            throw IllustrateError("\(options.provider.name.keyVariable ?? "the API key") is not set")
+        if let variable = options.provider.name.keyVariable, key.isEmpty, !options.dryRun {
+            throw IllustrateError("\(variable) is not set")
         }
 
         let (trim, palette) = Self.trimAndPalette(book)

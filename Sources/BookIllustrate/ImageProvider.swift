@@ -14,35 +14,15 @@ public protocol ImageProvider: Sendable {
     func estimatedCost(_ request: GenerationRequest) -> Double?
 }
 
-public enum ProviderName: String, CaseIterable, Sendable {
-    case openai, gemini, openrouter, local
-
-    public var defaultModel: String {
-        switch self {
-        case .openai: return "gpt-image-1"
-        case .gemini: return "gemini-2.5-flash-image"
-        case .openrouter: return "google/gemini-2.5-flash-image"
-        case .local: return "local-1"
-        }
-    }
-
-    public var defaultBaseURL: String {
-        switch self {
-        case .openai: return "https://api.openai.com"
-        case .gemini: return "https://generativelanguage.googleapis.com"
-        case .openrouter: return "https://openrouter.ai/api"
-        case .local: return ""
-        }
-    }
-
-    public var keyVariable: String? {
-        switch self {
-        case .openai: return "OPENAI_API_KEY"
-        case .gemini: return "GEMINI_API_KEY"
-        case .openrouter: return "OPENROUTER_API_KEY"
-        case .local: return nil
-        }
-    }
+/// What is known of a provider before one is made: the defaults `ProviderSettings` fills in, and how
+/// to make it. `ProviderName` lists the providers that have it.
+protocol NamedProvider: ImageProvider {
+    static var defaultModel: String { get }
+    /// The scheme and host (and any path prefix) it calls; empty for one that calls nothing.
+    static var defaultBaseURL: String { get }
+    /// The environment variable holding its API key; nil for one that needs no key.
+    static var keyVariable: String? { get }
+    init(settings: ProviderSettings)
 }
 
 /// Settings for building a provider.
@@ -65,12 +45,7 @@ public struct ProviderSettings: Sendable {
     }
 
     public func makeProvider() -> any ImageProvider {
-        switch name {
-        case .openai: return OpenAIProvider(settings: self)
-        case .gemini: return GeminiProvider(settings: self)
-        case .openrouter: return OpenRouterProvider(settings: self)
-        case .local: return LocalProvider(model: model, palette: palette)
-        }
+        name.provider.init(settings: self)
     }
 
     func endpoint(_ path: String) throws(ProviderFailure) -> URL {

@@ -6,9 +6,15 @@ import CGraphics
 
 /// Draws a deterministic picture offline from the scene text and the book's palette: the same
 /// scene always gives the same pixels, so the step works (and is testable) with no network.
-struct LocalProvider: ImageProvider {
+struct LocalProvider: NamedProvider {
+    static let defaultModel = "local-1"
+    static let defaultBaseURL = ""
+    static let keyVariable: String? = nil
+
     let model: String
     let palette: [Color]
+
+    init(settings: ProviderSettings) { self.init(model: settings.model, palette: settings.palette) }
 
     init(model: String, palette: [String]) {
         self.model = model

@@ -1,7 +1,11 @@
 import Foundation
 
 /// OpenAI Images: `/v1/images/edits` (multipart, references as `image[]`) or `/v1/images/generations`.
-struct OpenAIProvider: ImageProvider {
+struct OpenAIProvider: NamedProvider {
+    static let defaultModel = "gpt-image-1"
+    static let defaultBaseURL = "https://api.openai.com"
+    static let keyVariable: String? = "OPENAI_API_KEY"
+
     let settings: ProviderSettings
     let client: HTTPClient
 

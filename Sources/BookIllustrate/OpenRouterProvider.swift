@@ -1,7 +1,11 @@
 import Foundation
 
 /// OpenRouter chat completions with `modalities: ["image","text"]` and data-URL references.
-struct OpenRouterProvider: ImageProvider {
+struct OpenRouterProvider: NamedProvider {
+    static let defaultModel = "google/gemini-2.5-flash-image"
+    static let defaultBaseURL = "https://openrouter.ai/api"
+    static let keyVariable: String? = "OPENROUTER_API_KEY"
+
     let settings: ProviderSettings
     let client: HTTPClient
 

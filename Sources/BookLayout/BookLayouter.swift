@@ -80,14 +80,7 @@ public struct BookLayouter {
         CoverTemplate.layout(ctx)
         try handOver()
         for page in book.pages {
-            switch page.page.type {
-            case .illustration: IllustrationTemplate.layout(page, ctx)
-            case .text: TextPageTemplate.layout(page, ctx)
-            case .photo: PhotoTemplate.layout(page, ctx)
-            case .chapter: ChapterTemplate.layout(page, ctx)
-            case .spread: SpreadTemplate.layout(page, ctx)
-            case .qr: QRTemplate.layout(page, ctx)
-            }
+            TemplateRegistry.template(for: page.page).layout(page, ctx)
             try handOver()
         }
         if let profile = book.profile {
@@ -103,14 +96,10 @@ public struct BookLayouter {
             findings.append(Finding(.warning, .noHyphenation,
                                     "no hyphenation dictionary for language \"\(book.language)\" in /usr/share/hyphen; justified text is set without hyphens"))
         }
-        let chapters = ctx.pages.filter { $0.role == .chapter }.compactMap { p -> (String, Int)? in
-            guard let s = p.sourcePage, let title = book.book.pages[s].title else { return nil }
-            return (title, p.number)
-        }
         var tree = PageTree(trim: book.trim, pages: ctx.pages, findings: findings, title: book.book.title,
                             author: book.book.author, created: book.book.created)
         tree.geometry = ctx.geometry
-        tree.chapters = chapters
+        tree.chapters = ctx.chapters
         tree.language = book.language
         tree.subtitle = book.book.subtitle
         tree.keywords = [book.book.kind.rawValue] + [book.book.artStyle].compactMap { $0 }

@@ -9,6 +9,8 @@ final class LayoutContext {
     let typesetter: Typesetter
     var pages: [PageNode] = []
     var findings: [Finding]
+    /// Chapter openers so far, for the PDF outline: (title, physical page number).
+    var chapters: [(title: String, page: Int)] = []
 
     var tokens: DesignTokens { book.tokens }
     var palette: Palette { book.tokens.palette }

@@ -38,8 +38,20 @@ public struct PageTree {
 
 public enum PageSide: String, Sendable { case left, right }
 
-public enum PageRole: String, Sendable {
-    case cover, illustration, text, photo, chapter, spreadLeft, spreadRight, qr, blank
+/// What a physical page is, for reports and tests. A template may name a role of its own.
+public struct PageRole: RawRepresentable, Hashable, Sendable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let cover = PageRole(rawValue: "cover")
+    public static let illustration = PageRole(rawValue: "illustration")
+    public static let text = PageRole(rawValue: "text")
+    public static let photo = PageRole(rawValue: "photo")
+    public static let chapter = PageRole(rawValue: "chapter")
+    public static let spreadLeft = PageRole(rawValue: "spreadLeft")
+    public static let spreadRight = PageRole(rawValue: "spreadRight")
+    public static let qr = PageRole(rawValue: "qr")
+    public static let blank = PageRole(rawValue: "blank")
 }
 
 public struct PageNode {

@@ -22,21 +22,3 @@ enum TextFlow {
         }
     }
 }
-
-/// A text page: the book's long text, paginated through Pango.
-enum TextPageTemplate {
-    static func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
-        let layout = ctx.setText(bodyRequest(page, ctx))
-        TextFlow.flow(layout, from: 0, role: .text, source: page.index, ctx)
-    }
-
-    /// The body text as set: the body role with the text template's alignment and indent, across
-    /// the text column (the same width on left and right pages).
-    static func bodyRequest(_ page: ResolvedPage, _ ctx: LayoutContext) -> TextRequest {
-        var role = ctx.tokens.typography.body
-        let settings = ctx.tokens.templates.text
-        if let align = settings.align { role.align = align }
-        if let indent = settings.indent { role.indent = indent }
-        return ctx.request(page.page.text ?? "", role: role, width: ctx.contentRect(for: ctx.nextNumber).width)
-    }
-}

@@ -32,13 +32,8 @@ enum TextPrefetch {
     static func requests(_ book: ResolvedBook, typesetter: Typesetter) -> [TextRequest] {
         let ctx = LayoutContext(book: book, typesetter: typesetter)
         var seen = Set<TextRequest>()
-        return book.pages.compactMap { page -> TextRequest? in
-            switch page.page.type {
-            case .text: return TextPageTemplate.bodyRequest(page, ctx)
-            case .chapter: return ChapterTemplate.bodyRequest(page, ctx)
-            default: return nil
-            }
-        }.filter { $0.text.utf8.count >= minimumBytes && seen.insert($0).inserted }
+        return book.pages.compactMap { TemplateRegistry.template(for: $0.page).textAhead($0, ctx) }
+            .filter { $0.text.utf8.count >= minimumBytes && seen.insert($0).inserted }
     }
 
     /// Starts laying out `requests` on helper threads, `threads` in all counting this one, and

@@ -46,7 +46,8 @@ public enum BookExporter {
         for i in book.pages.indices {
             let number = String(i + 1)
             let padded = String(repeating: "0", count: max(0, width - number.count)) + number
-            book.pages[i].image = extract(book.pages[i].image, name: "page-\(padded)")
+            let image = extract(book.pages[i].picture?.image, name: "page-\(padded)")
+            book.pages[i].picture?.image = image
         }
         return (book, images)
     }

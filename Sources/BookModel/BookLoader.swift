@@ -66,8 +66,14 @@ public enum BookLoader {
         var warnings: [BookIssue] = []
         let duplicates = DuplicateKeys.find(in: document).sorted { $0.offset < $1.offset }.map(\.issue)
         let book: Book
-        switch format {
-        case .bookJSON:
+        if let importer = format.importer {
+            let imported = try importBook(importer, format, data: data, document: document, file: name)
+            book = imported.book
+            // The apps' encoder never writes a key twice; a hand-edited file is read as the decoder reads it.
+            warnings = duplicates.map { BookIssue(path: $0.path, line: $0.line, column: $0.column,
+                                                   message: "appears twice in the same object; the first one is used") }
+            warnings += imported.warnings.located(in: document)
+        } else {
             try checkSchemaVersion(document, file: name)
             if !duplicates.isEmpty { throw BookError(kind: .schema, file: name, issues: duplicates) }
             warnings = UnknownFields.warnings(in: document)
@@ -76,13 +82,6 @@ public enum BookLoader {
             } catch {
                 throw error.adding(warnings)
             }
-        case .memoirAI, .roger, .infiniteStories:
-            let imported = try importBook(format, data: data, document: document, file: name)
-            book = imported.book
-            // The apps' encoder never writes a key twice; a hand-edited file is read as the decoder reads it.
-            warnings = duplicates.map { BookIssue(path: $0.path, line: $0.line, column: $0.column,
-                                                   message: "appears twice in the same object; the first one is used") }
-            warnings += imported.warnings.located(in: document)
         }
 
         let checks = BookValidator.check(book)
@@ -126,14 +125,10 @@ public enum BookLoader {
         }
     }
 
-    private static func importBook(_ format: SourceFormat, data: Data, document: JSONDocument, file: String) throws(BookError) -> ImportedBook {
+    private static func importBook(_ importer: any AppImporter.Type, _ format: SourceFormat, data: Data, document: JSONDocument,
+                                   file: String) throws(BookError) -> ImportedBook {
         do {
-            switch format {
-            case .memoirAI: return try MemoirAIImporter.book(from: data)
-            case .roger: return try RogerImporter.book(from: data)
-            case .infiniteStories: return try InfiniteStoriesImporter.book(from: data)
-            case .bookJSON: preconditionFailure("book.json is decoded, not imported")
-            }
+            return try importer.book(from: data)
         } catch let error as DecodingError {
             let problem = DecodingProblem(error, in: document)
             var issue = problem.issue

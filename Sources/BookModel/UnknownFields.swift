@@ -3,8 +3,9 @@ import Foundation
 /// Finds fields the model does not have. `JSONDecoder` ignores them, so a misspelt `"captoin"` would
 /// vanish without a word; they become warnings (not errors: the book still renders).
 ///
-/// The known field names come from the model's own stored properties (their synthesized coding keys),
-/// so a field added to the model is known here without touching this file.
+/// The known field names come from the model's own stored properties (their synthesized coding keys;
+/// for a page, those of every page type's payload), so a field added to the model is known here
+/// without touching this file.
 enum UnknownFields {
     static func warnings(in document: JSONDocument) -> [BookIssue] {
         var out: [(Int, BookIssue)] = []
@@ -59,7 +60,9 @@ enum BookShape {
         let main = object(of: MainCharacter(name: ""), ["image": image])
         let characters = object(of: Characters(), ["main": main, "secondary": .array(secondary)])
         let format = object(of: BookFormat(), ["trim": trim, "margins": object(of: Margins(), [:])])
-        let page = object(of: Page(type: .text), ["image": image])
+        var pageFields: [String: FieldShape] = ["type": .any, "id": .any]
+        for field in PageFields.all { pageFields[field] = field == "image" ? image : .any }
+        let page = FieldShape.object(pageFields)
         guard case .object(var fields) = object(of: Book(kind: .storybook, title: "", pages: []), [
             "format": format, "cover": object(of: Cover(), ["photo": image]), "characters": characters,
             "pages": .array(page),

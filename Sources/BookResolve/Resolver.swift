@@ -78,15 +78,15 @@ public struct Resolver {
             }
         }
 
-        let refs = book.pages.map(\.image) + [book.characters?.main?.image, book.cover?.photo]
+        let refs = book.pages.map { $0.picture?.image } + [book.characters?.main?.image, book.cover?.photo]
         if options.threads > 1 {
             locator.prefetch(refs.compactMap { if case .path(let p)? = $0 { return p } else { return nil } }, threads: options.threads)
         }
 
         var pages: [ResolvedPage] = []
         for (i, page) in book.pages.enumerated() {
-            let wantsPicture = [.illustration, .spread, .photo].contains(page.type)
-            let s = try slot(page.image, jsonPath: "$.pages[\(i)].image", sourcePage: i, wantsPicture: wantsPicture, scene: page.scene)
+            let picture = page.picture
+            let s = try slot(picture?.image, jsonPath: "$.pages[\(i)].image", sourcePage: i, wantsPicture: picture != nil, scene: picture?.scene)
             pages.append(ResolvedPage(index: i, page: page, image: s))
         }
 

@@ -13,7 +13,7 @@ struct Cover: ParsableCommand {
     @Option(name: .shortAndLong, help: "The cover PDF to write.")
     var output: String
 
-    @Option(name: .long, help: "Print profile with a spine rule: kdp or lulu.")
+    @Option(name: .long, help: "Print profile with a spine rule, such as kdp; one without says so.")
     var profile: String
 
     @Option(name: .long, help: "Paper: white, cream or color (sets the spine width per page).")

@@ -7,7 +7,7 @@ struct Export: ParsableCommand {
         commandName: "export",
         abstract: "Render a book (book.json or an app's saved story) to a PDF and, optionally, page PNGs.")
 
-    @Argument(help: "The book: bookrender's book.json, or a MemoirAI, Roger or InfiniteStories file.")
+    @Argument(help: "The book: bookrender's book.json, or a \(SourceFormat.appNames) file.")
     var book: String
 
     @Option(name: .shortAndLong, help: "The PDF to write.")
@@ -31,7 +31,7 @@ struct Export: ParsableCommand {
     @Flag(name: .long, help: "Treat a missing image or a placeholder as an error.")
     var strict = false
 
-    @Option(name: .long, help: "Print profile from templates/profiles: kdp, lulu, ingramspark, proof, screen.")
+    @Option(name: .long, help: "Print profile: a file's name in templates/profiles, such as kdp; an unknown name lists them.")
     var profile: String?
 
     @Flag(name: .long, help: "With --profile: write the PDF even when preflight finds errors.")

@@ -13,7 +13,7 @@ struct Illustrate: ParsableCommand {
         they keep their placeholder and the summary names them.
         """)
 
-    @Argument(help: "The book: bookrender's book.json, or a MemoirAI, Roger or InfiniteStories file.")
+    @Argument(help: "The book: bookrender's book.json, or a \(SourceFormat.appNames) file.")
     var book: String
 
     @OptionGroup var options: IllustrateFlags
@@ -29,10 +29,10 @@ struct Illustrate: ParsableCommand {
 
 /// The flags `illustrate` and `export --fill-missing` share.
 struct IllustrateFlags: ParsableArguments {
-    @Option(name: .long, help: "openai, gemini, openrouter or local (offline, drawn from the scene).")
+    @Option(name: .long, help: "\(ProviderName.allCases.map(\.rawValue).joined(separator: ", ")); local draws offline, from the scene.")
     var provider: String = "local"
 
-    @Option(name: .long, help: "The provider's model (default: gpt-image-1, gemini-2.5-flash-image, google/gemini-2.5-flash-image).")
+    @Option(name: .long, help: "The provider's model (default: \(ProviderName.allCases.map { "\($0.defaultModel) for \($0.rawValue)" }.joined(separator: ", "))).")
     var model: String?
 
     @Option(name: .long, help: "Calls in flight at once.")

@@ -5,7 +5,7 @@ import BookRenderKit
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Convert a MemoirAI, Roger or InfiniteStories file into bookrender's book.json.")
+        abstract: "Convert a \(SourceFormat.appNames) file into bookrender's book.json.")
 
     @Argument(help: "The app's saved file.")
     var input: String

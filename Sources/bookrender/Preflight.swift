@@ -11,7 +11,7 @@ struct Preflight: ParsableCommand {
     @Argument(help: "A book (book.json or an app file) or a PDF.")
     var input: String
 
-    @Option(name: .long, help: "Print profile: kdp, lulu, ingramspark, proof, screen.")
+    @Option(name: .long, help: "Print profile: a file's name in templates/profiles, such as kdp; an unknown name lists them.")
     var profile: String
 
     @Flag(name: .long, help: "Print the findings as JSON.")

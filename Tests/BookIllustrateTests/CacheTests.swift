@@ -31,8 +31,10 @@ import BookTestSupport
 
         // A changed scene changes the request: one call, for that page only.
         var book = try BookLoader.load(contentsOf: URL(fileURLWithPath: other.path)).book
-        book.pages[3].image = nil
-        book.pages[3].scene = "SCENE-04 Tam under a new moon."
+        guard case .illustration(var page) = book.pages[3].content else { Issue.record("page 4 is no illustration"); return }
+        page.image = nil
+        page.scene = "SCENE-04 Tam under a new moon."
+        book.pages[3].content = page.content
         try BookExporter.encode(book).write(to: copy)
         let changed = try await Illustrator.run(bookAt: copy, options: options(.openai, server: server, cache: cache))
         #expect(changed.calls == 1)
@@ -52,7 +54,7 @@ import BookTestSupport
         let resumed = try await Illustrator.run(bookAt: url, options: options(.gemini, server: server, cache: dir.appendingPathComponent("cache-2")))
         #expect(resumed.calls == 0 && resumed.resumed == 4 && resumed.ready == 4)
         #expect(try server.requests().count == 4)
-        #expect(try loadBook(url).pages.allSatisfy { $0.image != nil })
+        #expect(try loadBook(url).pages.allSatisfy { $0.picture?.image != nil })
     }
 
     @Test func dryRunSendsNothingAndWritesNothing() async throws {

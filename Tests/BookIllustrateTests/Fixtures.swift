@@ -49,7 +49,7 @@ func makeBook(pages: Int, in folder: URL, coverPhoto: Bool = false, characterIma
                             accessories: "weathered straw hat with faded red band", distinctive: "bushy white eyebrows, deep laugh lines"))]),
                     pages: (1...pages).map { i in
                         let n = String(format: "%02d", i)
-                        return Page(type: .illustration, id: "p\(n)", text: "Page \(i) text.", scene: "SCENE-\(n) Tam by the sea, moment \(i).")
+                        return Page(id: "p\(n)", IllustrationPage(text: "Page \(i) text.", scene: "SCENE-\(n) Tam by the sea, moment \(i)."))
                     })
     let url = folder.appendingPathComponent("book.json")
     try BookExporter.encode(book).write(to: url)

@@ -57,7 +57,7 @@ import BookTestSupport
         #expect(calls.count <= 9, "\(calls)")   // at most the one call in flight at the kill is repeated
         #expect(Set(calls).count == 8)
         let book = try loadBook(url)
-        #expect(book.pages.allSatisfy { $0.image != nil })
+        #expect(book.pages.allSatisfy { $0.picture?.image != nil })
         #expect(book.cover?.photo != nil)
         #expect(readyKeys(journal).count == 8)
     }
@@ -97,7 +97,7 @@ import BookTestSupport
         #expect(try Data(contentsOf: app) == before)
         let filled = try BookLoader.load(contentsOf: dir.appendingPathComponent("story.book.json"))
         #expect(filled.source == .bookJSON)
-        #expect(filled.book.pages.filter { $0.type == .illustration }.allSatisfy { $0.image != nil })
+        #expect(filled.book.pages.filter { $0.type == .illustration }.allSatisfy { $0.picture?.image != nil })
     }
 
     @Test func exportFillMissingFillsTheSamplesMissingPage() throws {
@@ -105,7 +105,7 @@ import BookTestSupport
         let copy = dir.appendingPathComponent("storybook")
         try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent("storybook"), to: copy)
         let before = try loadBook(copy.appendingPathComponent("book.json"))
-        let missing = before.pages.indices.filter { [.illustration, .spread].contains(before.pages[$0].type) && before.pages[$0].image == nil }
+        let missing = before.pages.indices.filter { [.illustration, .spread].contains(before.pages[$0].type) && before.pages[$0].picture?.image == nil }
         #expect(!missing.isEmpty)
         let r = try run(Repository.binary.path, ["export", copy.appendingPathComponent("book.json").path, "--fill-missing", "--provider", "local",
                                                  "--cache", dir.appendingPathComponent("cache").path,
@@ -115,7 +115,7 @@ import BookTestSupport
         #expect(!r.stderr.contains("placeholder"), "\(r.stderr)")
         let after = try loadBook(copy.appendingPathComponent("book.json"))
         for i in missing {
-            guard case .path(let p)? = after.pages[i].image else { Issue.record("page \(i + 1) still empty"); continue }
+            guard case .path(let p)? = after.pages[i].picture?.image else { Issue.record("page \(i + 1) still empty"); continue }
             #expect(p.hasPrefix("images/generated-"))
             #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent(p).path))
         }

@@ -40,15 +40,15 @@ import BookTestSupport
         let dir = try temporaryDirectory("local")
         let url = try makeBook(pages: 3, in: dir)
         var book = try loadBook(url)
-        book.pages[1].image = .path("images/hero.png")
+        book.pages[1].picture?.image = .path("images/hero.png")
         try BookExporter.encode(book).write(to: url)
         let summary = try await Illustrator.run(bookAt: url, options: options(.local, server: nil, cache: dir.appendingPathComponent("cache")))
         #expect(summary.failures.isEmpty)
         #expect(summary.ready == 3)   // cover, p01, p03
         let after = try loadBook(url)
-        #expect(after.pages[1].image == .path("images/hero.png"))
+        #expect(after.pages[1].picture?.image == .path("images/hero.png"))
         for i in [0, 2] {
-            guard case .path(let p)? = after.pages[i].image else { Issue.record("page \(i + 1) has no image"); continue }
+            guard case .path(let p)? = after.pages[i].picture?.image else { Issue.record("page \(i + 1) has no image"); continue }
             #expect(p.hasPrefix("images/generated-p0\(i + 1)-"))
             _ = try ImageProbe.probe(Data(contentsOf: dir.appendingPathComponent(p)))
         }

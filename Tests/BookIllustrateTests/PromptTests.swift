@@ -14,7 +14,7 @@ import BookConfig
     func book(_ secondary: [SecondaryCharacter]) -> Book {
         Book(kind: .storybook, title: "T", artStyle: "Cartoon",
              characters: Characters(main: MainCharacter(name: "Emma", description: "a girl with red boots"), secondary: secondary),
-             pages: [Page(type: .illustration, id: "a", scene: "Emma feeds the ducks.")])
+             pages: [Page(id: "a", IllustrationPage(scene: "Emma feeds the ducks."))])
     }
 
     let job = IllustrationJob(kind: .page, key: "a", pageIndex: 0, scene: "Emma feeds the ducks.",

@@ -52,7 +52,7 @@ import BookTestSupport
             #expect(r.fields["input_fidelity"] == "high")
             #expect(r.images.allSatisfy { $0["name"] == "image[]" && $0["mime"] == "image/png" })
         }
-        #expect(book.pages.allSatisfy { $0.image != nil })
+        #expect(book.pages.allSatisfy { $0.picture?.image != nil })
         #expect(book.cover?.photo != nil)
     }
 
@@ -84,13 +84,13 @@ import BookTestSupport
             #expect(r.fields["generationConfig"] == #"{"imageConfig":{"aspectRatio":"3:4"},"responseModalities":["TEXT","IMAGE"]}"#)
             #expect(r.imageTypes.allSatisfy { $0 == "image/png" })
         }
-        #expect(book.pages.allSatisfy { $0.image != nil })
+        #expect(book.pages.allSatisfy { $0.picture?.image != nil })
     }
 
     @Test func geminiSnakeCaseResponse() async throws {
         let (_, book, summary) = try await fill(.gemini, control: ["gemini_case": "snake"], pages: 1)
         #expect(summary.failures.isEmpty)
-        #expect(book.pages[0].image != nil)
+        #expect(book.pages[0].picture?.image != nil)
     }
 
     @Test func openRouterChatCompletions() async throws {
@@ -105,7 +105,7 @@ import BookTestSupport
             #expect(r.fields["image_config"] == #"{"aspect_ratio":"3:4"}"#)
             #expect(r.imageTypes.allSatisfy { $0 == "image/png" })
         }
-        #expect(book.pages.allSatisfy { $0.image != nil })
+        #expect(book.pages.allSatisfy { $0.picture?.image != nil })
     }
 
     /// A book with only a photo of the child: the character is drawn first, from the photo, and kept.

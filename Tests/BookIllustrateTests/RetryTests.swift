@@ -19,7 +19,7 @@ import BookTestSupport
             // The gap from the answer to the next try; 20 ms of slack for clocks and scheduling.
             #expect(b.arrival - a.finish >= minimumGap - 0.02, "retried after \(b.arrival - a.finish) s, asked for \(minimumGap)")
         }
-        #expect(try loadBook(url).pages[1].image != nil)
+        #expect(try loadBook(url).pages[1].picture?.image != nil)
         #expect(lines.text.contains("retry 2 of 5"))
     }
 
@@ -52,7 +52,7 @@ import BookTestSupport
         #expect(summary.failures.first?.reason.contains("UNAVAILABLE") == true)
         #expect(summary.failures.first?.reason.contains("gave up after 5 attempts") == true)
         let book = try loadBook(url)
-        #expect(book.pages[1].image == nil)
-        #expect(book.pages[2].image != nil)
+        #expect(book.pages[1].picture?.image == nil)
+        #expect(book.pages[2].picture?.image != nil)
     }
 }

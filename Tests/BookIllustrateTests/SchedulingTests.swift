@@ -31,6 +31,6 @@ import BookTestSupport
         let summary = try await Illustrator.run(bookAt: url, options: opts)
         #expect(summary.calls == 2)
         #expect(summary.skipped == 4)
-        #expect(try loadBook(url).pages.filter { $0.image == nil }.count == 4)
+        #expect(try loadBook(url).pages.filter { $0.picture?.image == nil }.count == 4)
     }
 }

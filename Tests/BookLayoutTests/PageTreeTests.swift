@@ -11,7 +11,7 @@ import BookRenderKit
 @Suite struct PageTreeTests {
     func memoir(_ text: String, extra: [Page] = []) -> Book {
         Book(kind: .memoir, title: "Flow", language: "en-US", theme: "memoir",
-             pages: [Page(type: .text, text: text)] + extra)
+             pages: [Page(TextPage(text: text))] + extra)
     }
 
     func flowPages(_ tree: PageTree) -> [PageNode] { tree.pages.filter { $0.role == .text } }
@@ -74,11 +74,11 @@ import BookRenderKit
 
     @Test func coverFirstChaptersOnTheRightSpreadsFacing() throws {
         let book = Book(kind: .storybook, title: "Order", pages: [
-            Page(type: .illustration, text: "One.", scene: "a hill"),
-            Page(type: .chapter, title: "Part Two"),                 // would land on page 3: right already
-            Page(type: .spread, text: "Across", scene: "a wide sea"), // page 4: left
-            Page(type: .chapter, title: "Part Three"),               // page 6 is left: a blank goes first
-            Page(type: .spread, scene: "wide"),                      // page 8 is left
+            Page(IllustrationPage(text: "One.", scene: "a hill")),
+            Page(ChapterPage(title: "Part Two")),                 // would land on page 3: right already
+            Page(SpreadPage(scene: "a wide sea", text: "Across")), // page 4: left
+            Page(ChapterPage(title: "Part Three")),               // page 6 is left: a blank goes first
+            Page(SpreadPage(scene: "wide")),                      // page 8 is left
         ])
         let tree = try TestBooks.document(book).layout()
         #expect(tree.pages.map(\.role) == [.cover, .illustration, .chapter, .spreadLeft, .spreadRight, .blank, .chapter,
@@ -93,8 +93,8 @@ import BookRenderKit
         let dir = try temporaryDirectory("spread")
         try run("convert", ["-size", "800x300", "gradient:red-blue", dir.appendingPathComponent("wide.jpg").path])
         let book = Book(kind: .storybook, title: "Wide", pages: [
-            Page(type: .illustration, text: "x", scene: "s"),
-            Page(type: .spread, image: .path("wide.jpg"), leftText: "Left words", rightText: "Right words")])
+            Page(IllustrationPage(text: "x", scene: "s")),
+            Page(SpreadPage(image: .path("wide.jpg"), leftText: "Left words", rightText: "Right words"))])
         let tree = try TestBooks.document(book, folder: dir).layout()
         let left = try #require(tree.pages.first { $0.role == .spreadLeft }), right = try #require(tree.pages.first { $0.role == .spreadRight })
         let l = try #require(left.images.first), r = try #require(right.images.first)
@@ -106,8 +106,8 @@ import BookRenderKit
 
     @Test func missingIllustrationGetsAPlaceholderReportedWithItsPage() throws {
         let book = Book(kind: .storybook, title: "Gaps", pages: [
-            Page(type: .illustration, text: "Shown.", scene: "a lighthouse at night"),
-            Page(type: .illustration, image: .path("nowhere.jpg"), text: "Lost.")])
+            Page(IllustrationPage(text: "Shown.", scene: "a lighthouse at night")),
+            Page(IllustrationPage(image: .path("nowhere.jpg"), text: "Lost."))])
         let tree = try TestBooks.document(book, folder: try temporaryDirectory("gaps")).layout()
         for p in tree.pages.dropFirst() {
             #expect(p.items.contains { if case .placeholderArt = $0 { return true } else { return false } })
@@ -119,14 +119,14 @@ import BookRenderKit
     }
 
     @Test func strictTurnsAMissingImageIntoAnError() throws {
-        let book = Book(kind: .storybook, title: "Gaps", pages: [Page(type: .illustration, image: .path("nowhere.jpg"), text: "Lost.")])
+        let book = Book(kind: .storybook, title: "Gaps", pages: [Page(IllustrationPage(image: .path("nowhere.jpg"), text: "Lost."))])
         #expect { try TestBooks.document(book, strict: true).resolve() } throws: { error in
             (error as? BookRenderError)?.kind == .invalidBook && (error as? BookRenderError)?.message.contains("nowhere.jpg") == true
         }
     }
 
     @Test func qrPageHoldsAScannableModuleGrid() throws {
-        let book = Book(kind: .memoir, title: "QR", pages: [Page(type: .qr, caption: "Listen", url: "https://example.com/a")])
+        let book = Book(kind: .memoir, title: "QR", pages: [Page(QRPage(url: "https://example.com/a", caption: "Listen"))])
         let tree = try TestBooks.document(book).layout()
         let qr = try #require(tree.pages[1].items.compactMap { if case .qr(let q) = $0 { return q } else { return nil } }.first)
         #expect(qr.size == 21 || qr.size == 25, "a short URL is a version 1 or 2 symbol")
@@ -140,7 +140,7 @@ import BookRenderKit
     }
 
     @Test func defaultTrimIsThreeByFourAndTokensCanBeOverridden() throws {
-        var book = Book(kind: .storybook, title: "T", pages: [Page(type: .text, text: "Hi.")])
+        var book = Book(kind: .storybook, title: "T", pages: [Page(TextPage(text: "Hi."))])
         book.tokens = .object(["palette": .object(["accent": .string("#112233")])])
         let resolved = try TestBooks.document(book).resolve()
         #expect(resolved.trim == TrimSize(width: 594, height: 792))
@@ -156,8 +156,8 @@ import BookRenderKit
 
     @Test func aGlyphNoFontHasIsReportedWithItsPage() throws {
         let book = Book(kind: .storybook, title: "Boxes", pages: [
-            Page(type: .illustration, text: "Plain.", scene: "x"),
-            Page(type: .illustration, text: "A private-use char \u{F0000} here.", scene: "y")])
+            Page(IllustrationPage(text: "Plain.", scene: "x")),
+            Page(IllustrationPage(text: "A private-use char \u{F0000} here.", scene: "y"))])
         let tree = try TestBooks.document(book).layout()
         let missing = tree.findings.filter { $0.kind == .missingGlyph }
         #expect(missing.count == 1)
@@ -171,9 +171,9 @@ import BookRenderKit
     @Test func handedOverPagesCanLetTheirTextGo() throws {
         let long = sampleProse(paragraphs: 90, seed: 3)  // long enough for a helper thread
         let book = Book(kind: .storybook, title: "Let go", pages: [
-            Page(type: .illustration, text: "Plain.", scene: "x"),
-            Page(type: .illustration, text: "A private-use char \u{F0000} here.", scene: "y"),
-            Page(type: .text, text: long), Page(type: .text, text: long + " Again.")])
+            Page(IllustrationPage(text: "Plain.", scene: "x")),
+            Page(IllustrationPage(text: "A private-use char \u{F0000} here.", scene: "y")),
+            Page(TextPage(text: long)), Page(TextPage(text: long + " Again."))])
         let resolved = try TestBooks.document(book).resolve()
         var layouter = BookLayouter(typesetter: try TestFonts.typesetter(), textThreads: 2)
         layouter.keepsHandedOverText = false
@@ -197,7 +197,7 @@ import BookRenderKit
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("fonts"), withIntermediateDirectories: true)
         let font = dir.appendingPathComponent("fonts/DejaVuSans.ttf")
         try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: font.path)
-        var book = Book(kind: .storybook, title: "Own face", pages: [Page(type: .text, text: "Set in the book's own face.")])
+        var book = Book(kind: .storybook, title: "Own face", pages: [Page(TextPage(text: "Set in the book's own face."))])
         book.tokens = .object(["typography": .object(["body": .object(["family": .string("DejaVu Sans")])])])
         let used = try TestBooks.document(book, folder: dir).layout().pages[1].textBoxes.flatMap { $0.layout.fontFiles }
         #expect(used.contains(font.resolvingSymlinksInPath().path), "\(used)")

@@ -61,8 +61,8 @@ import BookRenderKit
     @Test func fullBleedPicturesReachIntoTheBleedAndTextStaysInTheSafeArea() throws {
         let dir = try temporaryDirectory("bleed")
         try run("convert", ["-size", "300x400", "gradient:red-blue", dir.appendingPathComponent("p.jpg").path])
-        let book = Book(kind: .storybook, title: "Bleed", pages: [Page(type: .illustration, image: .path("p.jpg"), text: "Some words.")]
-                        + (0..<3).map { _ in Page(type: .text, text: sampleProse(paragraphs: 3)) })
+        let book = Book(kind: .storybook, title: "Bleed", pages: [Page(IllustrationPage(image: .path("p.jpg"), text: "Some words."))]
+                        + (0..<3).map { _ in Page(TextPage(text: sampleProse(paragraphs: 3))) })
         let resolved = try TestBooks.document(book, folder: dir, profile: "lulu").resolve()
         let tree = BookLayouter(typesetter: try TestFonts.typesetter()).layout(resolved)
         let page = try #require(tree.pages.first { $0.role == .illustration })
@@ -85,7 +85,7 @@ import BookRenderKit
 
     @Test func kdpGutterGrowsWithTheBook() throws {
         let book = Book(kind: .memoir, title: "Thick", format: BookFormat(trim: .preset("6x9")),
-                        pages: [Page(type: .text, text: sampleProse(paragraphs: 700))])
+                        pages: [Page(TextPage(text: sampleProse(paragraphs: 700)))])
         let resolved = try TestBooks.document(book, profile: "kdp").resolve()
         let tree = BookLayouter(typesetter: try TestFonts.typesetter()).layout(resolved)
         let kdp = try profile("kdp")

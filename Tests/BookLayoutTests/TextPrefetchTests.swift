@@ -45,7 +45,7 @@ import BookRenderKit
     /// A 6 × 9 in memoir of `chapters` chapters of 30 paragraphs each, resolved.
     static func memoir(chapters: Int) throws -> ResolvedBook {
         let pages = (1...chapters).map { n in
-            Page(type: .chapter, text: sampleProse(paragraphs: 30, seed: UInt64(n)), title: "Chapter \(n)")
+            Page(ChapterPage(title: "Chapter \(n)", text: sampleProse(paragraphs: 30, seed: UInt64(n))))
         }
         return try TestBooks.document(Book(kind: .memoir, title: "Prefetch", language: "en-US", theme: "memoir",
                                              format: BookFormat(trim: .preset("6x9")), pages: pages)).resolve()

@@ -19,9 +19,9 @@ struct BookJSONTests {
         #expect(book.characters?.main?.image == .path("images/emma.png"))
         #expect(book.characters?.secondary?.first?.appearance.accessories == "straw hat")
         #expect(book.pages.map(\.type) == [.chapter, .illustration, .illustration, .text, .photo, .spread, .qr])
-        #expect(book.pages[4].image == .inline(TinyImages.greenJPEG))
-        #expect(book.pages[5].image == .inline(TinyImages.bluePNG), "a data: URL decodes to its bytes")
-        #expect(book.pages[6].url == "https://example.com/listen/emma")
+        #expect(book.pages[4].picture?.image == .inline(TinyImages.greenJPEG))
+        #expect(book.pages[5].picture?.image == .inline(TinyImages.bluePNG), "a data: URL decodes to its bytes")
+        #expect((book.pages[6].content.payload as? QRPage)?.url == "https://example.com/listen/emma")
     }
 
     @Test func anExplicitTrimSize() throws {

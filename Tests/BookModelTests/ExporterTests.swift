@@ -30,7 +30,7 @@ struct ExporterTests {
     }
 
     @Test func theSchemaVersionIsAlwaysTheCurrentOne() throws {
-        var book = Book(kind: .memoir, title: "T", pages: [Page(type: .text, text: "x")])
+        var book = Book(kind: .memoir, title: "T", pages: [Page(TextPage(text: "x"))])
         book.schema = 7
         let object = try JSONSerialization.jsonObject(with: BookExporter.encode(book)) as? [String: Any]
         #expect(object?["schema"] as? Int == Book.currentSchema)
@@ -42,17 +42,17 @@ struct ExporterTests {
         #expect(images.map(\.path) == ["images/cover.jpg", "images/page-1.jpg", "images/page-3.png"])
         #expect(images.map(\.data) == [TinyImages.greenJPEG, TinyImages.redJPEG, TinyImages.bluePNG])
         #expect(external.cover?.photo == .path("images/cover.jpg"))
-        #expect(external.pages[0].image == .path("images/page-1.jpg"))
-        #expect(external.pages[2].image == .path("images/page-3.png"))
+        #expect(external.pages[0].picture?.image == .path("images/page-1.jpg"))
+        #expect(external.pages[2].picture?.image == .path("images/page-3.png"))
         #expect(BookValidator.validate(external).isValid)
     }
 
     @Test func repeatedImagesShareOneFile() {
         let image = ImageRef.inline(TinyImages.redJPEG)
         let book = Book(kind: .storybook, title: "T", characters: Characters(main: MainCharacter(name: "E", image: image)),
-                        pages: (0..<10).map { _ in Page(type: .photo, image: image) })
+                        pages: (0..<10).map { _ in Page(PhotoPage(image: image)) })
         let (external, images) = BookExporter.extractingInlineImages(of: book, into: "pics")
         #expect(images.map(\.path) == ["pics/main-character.jpg"])
-        #expect(external.pages.allSatisfy { $0.image == .path("pics/main-character.jpg") })
+        #expect(external.pages.allSatisfy { $0.picture?.image == .path("pics/main-character.jpg") })
     }
 }

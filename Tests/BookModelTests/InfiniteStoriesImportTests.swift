@@ -15,7 +15,7 @@ struct InfiniteStoriesImportTests {
         #expect(book.created == "2024-05-02T00:00:00Z")
         #expect(book.pages.count == 1)
         #expect(book.pages[0].type == .text)
-        let paragraphs = try #require(book.pages[0].text).components(separatedBy: "\n\n")
+        let paragraphs = try #require((book.pages[0].content.payload as? TextPage)?.text).components(separatedBy: "\n\n")
         #expect(paragraphs.count == 3)
         #expect(paragraphs[2] == "\"Follow me,\" said the owl. And Luna did, all the way home to bed.")
     }
@@ -32,7 +32,7 @@ struct InfiniteStoriesImportTests {
                                           createdAt: Date(timeIntervalSinceReferenceDate: 0), playCount: 0, isFavorite: false)
         let book = try BookLoader.load(data: try JSONEncoder().encode(story), name: "s.json", folder: URL(fileURLWithPath: "/")).book
         #expect(book.characters == nil)
-        #expect(book.pages == [Page(type: .text, text: "Once.\n\nTwice.")])
+        #expect(book.pages == [Page(TextPage(text: "Once.\n\nTwice."))])
     }
 
     @Test func anEmptyStoryIsRefusedAtContent() throws {

@@ -20,9 +20,9 @@ struct MemoirAIImportTests {
                                     accent: "#7C5C3A", photo: .inline(TinyImages.greenJPEG)))
 
         #expect(book.pages.map(\.type) == [.photo, .text, .photo, .text, .qr])
-        #expect(book.pages[0].image == .inline(TinyImages.redJPEG))
-        #expect(book.pages[0].caption == "Grandma's kitchen, 1962")
-        #expect(book.pages[1].text == """
+        #expect(book.pages[0].picture?.image == .inline(TinyImages.redJPEG))
+        #expect((book.pages[0].content.payload as? PhotoPage)?.caption == "Grandma's kitchen, 1962")
+        #expect((book.pages[1].content.payload as? TextPage)?.text == """
             I grew up in a small house on Elm Street, where the kitchen was the warmest room.
 
             Every Sunday we baked bread together.
@@ -31,11 +31,10 @@ struct MemoirAIImportTests {
 
             The smell of it still takes me back.
             """)
-        #expect(book.pages[2].image == .inline(TinyImages.bluePNG))
-        #expect(book.pages[2].caption == nil, "an empty caption is no caption")
-        #expect(book.pages[3].text == "Then we moved to the city, and everything changed.")
-        #expect(book.pages[4] == Page(type: .qr, id: "9F1C6E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B",
-                                      url: "https://memoir.example.com/s/abc?voice=1"))
+        #expect(book.pages[2].picture?.image == .inline(TinyImages.bluePNG))
+        #expect((book.pages[2].content.payload as? PhotoPage)?.caption == nil, "an empty caption is no caption")
+        #expect((book.pages[3].content.payload as? TextPage)?.text == "Then we moved to the city, and everything changed.")
+        #expect(book.pages[4] == Page(id: "9F1C6E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B", QRPage(url: "https://memoir.example.com/s/abc?voice=1")))
     }
 
     @Test func aNewerAppsFileLoadsWithWarningsForWhatWasSkipped() throws {
@@ -45,9 +44,9 @@ struct MemoirAIImportTests {
         #expect(book.cover == nil)
         #expect(book.created == "2023-03-08T20:26:40Z")
         #expect(book.pages.map(\.type) == [.text, .text, .photo])
-        #expect(book.pages[0].text == "the middle of a memory")
-        #expect(book.pages[1].text == "A new memory.\n\nIt ends here.")
-        #expect(book.pages[2] == Page(type: .photo, image: .inline(TinyImages.redJPEG), caption: "Dad"))
+        #expect((book.pages[0].content.payload as? TextPage)?.text == "the middle of a memory")
+        #expect((book.pages[1].content.payload as? TextPage)?.text == "A new memory.\n\nIt ends here.")
+        #expect(book.pages[2] == Page(PhotoPage(image: .inline(TinyImages.redJPEG), caption: "Dad")))
 
         let w = loaded.warnings
         #expect(w.count == 3, "\(w)")
@@ -63,7 +62,7 @@ struct MemoirAIImportTests {
                                            .textPage(index: 1, total: 1, body: "c")],
             artStyle: "Realistic", createdAt: Date(timeIntervalSinceReferenceDate: 0), cover: nil)
         let loaded = try BookLoader.load(data: try JSONEncoder().encode(story), name: "s.json", folder: URL(fileURLWithPath: "/tmp"))
-        #expect(loaded.book.pages.map(\.text) == ["a\n\nb", "c"])
+        #expect(loaded.book.pages.map { ($0.content.payload as? TextPage)?.text } == ["a\n\nb", "c"])
         #expect(loaded.book.created == "2001-01-01T00:00:00Z")
     }
 

@@ -18,16 +18,16 @@ struct RogerImportTests {
         // The file lists page 2 first; the book follows pageNumber.
         #expect(book.pages.count == 3)
         #expect(book.pages.allSatisfy { $0.type == .illustration })
-        #expect(book.pages.map(\.text) == [
+        #expect(book.pages.map { ($0.content.payload as? IllustrationPage)?.text } == [
             "Emma could not sleep. The moon was too bright!",
             "Farmer Jeremy waved from the barn.",
             "Biscuit barked at the moon, and Emma laughed.",
         ])
-        #expect(book.pages[0].scene == "A girl looks out of her bedroom window at a huge full moon.")
-        #expect(book.pages[0].image == .inline(TinyImages.redJPEG))
-        #expect(book.pages[1].image == nil, "a page not yet illustrated has no image, only its scene")
-        #expect(book.pages[1].scene == "An old farmer in overalls waves from a red barn at dusk.")
-        #expect(book.pages[2].image == .inline(TinyImages.bluePNG))
+        #expect(book.pages[0].picture?.scene == "A girl looks out of her bedroom window at a huge full moon.")
+        #expect(book.pages[0].picture?.image == .inline(TinyImages.redJPEG))
+        #expect(book.pages[1].picture?.image == nil, "a page not yet illustrated has no image, only its scene")
+        #expect(book.pages[1].picture?.scene == "An old farmer in overalls waves from a red barn at dusk.")
+        #expect(book.pages[2].picture?.image == .inline(TinyImages.bluePNG))
     }
 
     @Test func theManifestBecomesSecondaryCharacters() throws {
@@ -51,7 +51,7 @@ struct RogerImportTests {
                                          createdAt: Date(timeIntervalSinceReferenceDate: 60))
         let book = try BookLoader.load(data: try JSONEncoder().encode(story), name: "r.json", folder: URL(fileURLWithPath: "/")).book
         #expect(book.characters == Characters(main: MainCharacter(name: "Max")))
-        #expect(book.pages == [Page(type: .illustration, scene: "A boy and a kite")])
+        #expect(book.pages == [Page(IllustrationPage(scene: "A boy and a kite"))])
         #expect(book.created == "2001-01-01T00:01:00Z")
     }
 

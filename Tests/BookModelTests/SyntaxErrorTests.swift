@@ -78,7 +78,7 @@ struct SyntaxErrorTests {
 
     @Test func escapesDecodeAsJSONDecoderDoes() throws {
         let loaded = try loadText(bookJSON(pages: #"{"type": "text", "text": "caf\u00e9 \ud83c\udf19 a\/b \"q\" tab\t"}"#))
-        #expect(loaded.book.pages[0].text == "café 🌙 a/b \"q\" tab\t")
+        #expect((loaded.book.pages[0].content.payload as? TextPage)?.text == "café 🌙 a/b \"q\" tab\t")
     }
 
     @Test func deepNestingIsRefusedNotCrashed() throws {

@@ -30,7 +30,7 @@ struct ValidationTests {
     /// character anywhere, even at the very end of a long text, makes it not blank.
     @Test func blankTextIsAnyWhitespaceOnly() {
         func textPageErrors(_ text: String) -> Int {
-            let book = Book(kind: .memoir, title: "T", pages: [Page(type: .text, text: text)])
+            let book = Book(kind: .memoir, title: "T", pages: [Page(TextPage(text: text))])
             return BookValidator.validate(book).errors.count
         }
         #expect(textPageErrors(" \t\n\r\u{00A0}\u{2003}\u{2028}") == 1)
@@ -93,7 +93,7 @@ struct ValidationTests {
         ("example.com/x", false), ("https://exa mple.com", false), ("://x", false), ("https:", false),
     ])
     func qrURL(url: String, valid: Bool) {
-        let page = Page(type: .qr, url: url)
+        let page = Page(QRPage(url: url))
         let result = BookValidator.validate(Book(kind: .storybook, title: "T", pages: [page]))
         #expect(result.isValid == valid, "\(result.errors)")
     }
@@ -110,7 +110,7 @@ struct ValidationTests {
     }
 
     @Test func theValidatorIsUsableOnAModelBuiltInCode() {
-        let book = Book(kind: .memoir, title: "", pages: [Page(type: .photo, image: .path("/x.jpg"))])
+        let book = Book(kind: .memoir, title: "", pages: [Page(PhotoPage(image: .path("/x.jpg")))])
         let result = BookValidator.validate(book)
         #expect(!result.isValid)
         #expect(result.errors.map(\.path) == ["$.title", "$.pages[0].image"])

@@ -194,8 +194,8 @@ import BookRenderKit
         let book = Book(kind: .memoir, title: "CMYK", author: "Tester", language: "en-US",
                         created: "2023-04-05T06:07:08Z", theme: "memoir", format: BookFormat(trim: .preset("6x9")),
                         cover: Cover(title: "CMYK"),
-                        pages: [Page(type: .photo, image: .path("ycck.jpg"), caption: "YCCK"),
-                                Page(type: .photo, image: .path("adobe.jpg"), caption: "Adobe CMYK")])
+                        pages: [Page(PhotoPage(image: .path("ycck.jpg"), caption: "YCCK")),
+                                Page(PhotoPage(image: .path("adobe.jpg"), caption: "Adobe CMYK"))])
         let tree = try TestBooks.document(book, folder: dir).layout()
         let rgb = dir.appendingPathComponent("rgb.pdf"), cmyk = dir.appendingPathComponent("cmyk.pdf")
         try PDFWriter.write(tree, to: rgb)

@@ -189,7 +189,7 @@ import BookRenderKit
         try jpeg.write(to: dir.appendingPathComponent("photo.jpg"))
         let book = Book(kind: .memoir, title: "Long header", language: "en-US", created: "2024-02-03T04:05:06Z",
                         theme: "memoir", format: BookFormat(trim: .preset("6x9")),
-                        pages: [Page(type: .photo, image: .path("photo.jpg"), caption: "Photo")])
+                        pages: [Page(PhotoPage(image: .path("photo.jpg"), caption: "Photo"))])
         let tree = try TestBooks.document(book, folder: dir).layout()
         let pdf = dir.appendingPathComponent("book.pdf")
         try PrintPDF.write(tree, to: pdf)

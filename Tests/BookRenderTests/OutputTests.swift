@@ -26,12 +26,12 @@ import BookRenderKit
                         created: "2023-04-05T06:07:08Z", theme: "memoir", format: BookFormat(trim: .preset("6x9")),
                         cover: Cover(title: "Output <&> Test", photo: .path("baseline.jpg")),
                         pages: [
-                            Page(type: .photo, image: .path("baseline.jpg"), caption: "Same photo again: stored once"),
-                            Page(type: .photo, image: .path("progressive.jpg"), caption: "Progressive"),
-                            Page(type: .photo, image: .path("rotated.jpg"), caption: "Rotated by EXIF"),
-                            Page(type: .photo, image: .path("cmyk.jpg"), caption: "CMYK"),
-                            Page(type: .photo, image: .path("alpha.png"), caption: "PNG with alpha"),
-                            Page(type: .text, text: "Less <than> & more — “quotes”, emoji 🦊, עברית, 日本語.\n\n" + sampleProse(paragraphs: 12)),
+                            Page(PhotoPage(image: .path("baseline.jpg"), caption: "Same photo again: stored once")),
+                            Page(PhotoPage(image: .path("progressive.jpg"), caption: "Progressive")),
+                            Page(PhotoPage(image: .path("rotated.jpg"), caption: "Rotated by EXIF")),
+                            Page(PhotoPage(image: .path("cmyk.jpg"), caption: "CMYK")),
+                            Page(PhotoPage(image: .path("alpha.png"), caption: "PNG with alpha")),
+                            Page(TextPage(text: "Less <than> & more — “quotes”, emoji 🦊, עברית, 日本語.\n\n" + sampleProse(paragraphs: 12))),
                         ])
         return (book, dir, images)
     }
@@ -116,7 +116,7 @@ import BookRenderKit
     func parallelRasterWritesTheSameFilesAsSerial(withMissingGlyph: Bool) throws {
         let (made, dir, _) = try makeBook()
         var edited = made
-        if withMissingGlyph { edited.pages.append(Page(type: .text, text: "An unassigned code point: \u{0378}.")) }
+        if withMissingGlyph { edited.pages.append(Page(TextPage(text: "An unassigned code point: \u{0378}."))) }
         let book = edited
         let tree = try TestBooks.document(book, folder: dir).layout()
         let serial = try PNGPageWriter(dpi: 40, spreads: true).write(tree, to: dir.appendingPathComponent("serial"))

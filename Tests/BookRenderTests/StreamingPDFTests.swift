@@ -19,7 +19,7 @@ import BookRenderKit
         try TestImages.gradientJPEG(width: 240, height: 320).write(to: dir.appendingPathComponent("b.jpg"))
         let book = Book(kind: .memoir, title: "Streaming", language: "en-US", created: "2024-02-03T04:05:06Z",
                         theme: "memoir", format: BookFormat(trim: .preset("6x9")),
-                        pages: (0..<pages).map { Page(type: .photo, image: .path($0 % 2 == 0 ? "a.jpg" : "b.jpg"), caption: "Photo \($0 + 1)") })
+                        pages: (0..<pages).map { Page(PhotoPage(image: .path($0 % 2 == 0 ? "a.jpg" : "b.jpg"), caption: "Photo \($0 + 1)")) })
         return (book, dir, a)
     }
 
@@ -81,7 +81,7 @@ import BookRenderKit
     }
 
     @Test func thePDFIsTheSameWhateverTheNumberOfLayoutThreads() throws {
-        let chapters = (1...6).map { n in Page(type: .chapter, text: sampleProse(paragraphs: 30, seed: UInt64(n)), title: "Chapter \(n)") }
+        let chapters = (1...6).map { n in Page(ChapterPage(title: "Chapter \(n)", text: sampleProse(paragraphs: 30, seed: UInt64(n)))) }
         let book = Book(kind: .memoir, title: "Threads", language: "en-US", created: "2024-02-03T04:05:06Z", theme: "memoir",
                         format: BookFormat(trim: .preset("6x9")), pages: chapters)
         let resolved = try TestBooks.document(book).resolve()
@@ -116,7 +116,7 @@ import BookRenderKit
     /// A memoir long enough that its chapters are laid out by helper threads while pages are drawn.
     func longMemoir() throws -> (ResolvedBook, PDFDocument) {
         let chapters = (1...10).map { n in
-            Page(type: .chapter, text: sampleProse(paragraphs: 24, seed: UInt64(n)), title: "Chapter \(n)")
+            Page(ChapterPage(title: "Chapter \(n)", text: sampleProse(paragraphs: 24, seed: UInt64(n))))
         }
         let book = Book(kind: .memoir, title: "Drawn as laid out", language: "en-US", created: "2024-02-03T04:05:06Z",
                         theme: "memoir", format: BookFormat(trim: .preset("6x9")), pages: chapters)

@@ -1,5 +1,17 @@
 import Foundation
 
+/// Reads one app's saved file. `SourceFormat` lists the importers.
+protocol AppImporter {
+    /// The app, as help texts name it ("MemoirAI").
+    static var appName: String { get }
+    /// The file, as messages name it ("MemoirAI storybook").
+    static var formatName: String { get }
+    /// The top-level keys that tell the app's file from the others.
+    static var signature: [String] { get }
+    /// The book, or a `DecodingError` (the file is not what the app writes) or an `ImportFailure`.
+    static func book(from data: Data) throws -> ImportedBook
+}
+
 /// What an importer makes of an app's file: our book, and what it had to leave out or guess.
 struct ImportedBook: Sendable {
     var book: Book

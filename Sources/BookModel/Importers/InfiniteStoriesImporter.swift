@@ -2,7 +2,11 @@ import Foundation
 
 /// InfiniteStories' `Story` → a picture book of one flowing text page. The story has no pages of its
 /// own; layout paginates `content`, and the hero's description is there for a cover or illustrations.
-enum InfiniteStoriesImporter {
+enum InfiniteStoriesImporter: AppImporter {
+    static let appName = "InfiniteStories"
+    static let formatName = "InfiniteStories story"
+    static let signature = ["content", "playCount"]
+
     static func book(from data: Data) throws -> ImportedBook {
         let story = try JSONDecoder().decode(Story.self, from: data)
         let content = story.content.replacingOccurrences(of: "\r\n", with: "\n")
@@ -14,7 +18,7 @@ enum InfiniteStoriesImporter {
             hero.name.nonBlank.map { MainCharacter(name: $0, description: describe(hero)) }
         }
         let book = Book(kind: .storybook, title: story.title, created: BookDate.format(story.createdAt), theme: "picture-book",
-                        characters: main.map { Characters(main: $0) }, pages: [Page(type: .text, text: content)])
+                        characters: main.map { Characters(main: $0) }, pages: [Page(TextPage(text: content))])
         return ImportedBook(book: book)
     }
 

@@ -4,7 +4,11 @@ import Foundation
 ///
 /// A memory's text arrives cut into the app's screen pages (`textPage` 1…total); it becomes one text
 /// page again, because the print page is a different size and bookrender paginates it anew.
-enum MemoirAIImporter {
+enum MemoirAIImporter: AppImporter {
+    static let appName = "MemoirAI"
+    static let formatName = "MemoirAI storybook"
+    static let signature = ["pageItems", "profileID"]
+
     static let fallbackTitle = "My Story"
 
     static func book(from data: Data) throws -> ImportedBook {
@@ -34,14 +38,14 @@ enum MemoirAIImporter {
                     warnings.append(PathIssue(path: path.key("illustration").key("imageData"), message: "an illustration without image data; skipped"))
                     continue
                 }
-                pages.append(Page(type: .photo, image: .inline(image), caption: caption.nonBlank))
+                pages.append(Page(PhotoPage(image: .inline(image), caption: caption.nonBlank)))
             case .qrCode(let id, let url):
                 finishMemory()
                 guard BookValidator.isURL(url) else {
                     warnings.append(PathIssue(path: path.key("qrCode").key("url"), message: "\"\(url)\" is not a URL; the QR page is skipped"))
                     continue
                 }
-                pages.append(Page(type: .qr, id: id.uuidString, url: url))
+                pages.append(Page(id: id.uuidString, QRPage(url: url)))
             case .unknown(let name):
                 finishMemory()
                 warnings.append(PathIssue(path: path.key(name),
@@ -104,7 +108,7 @@ private struct MemoryText {
             warnings.append(PathIssue(path: start, message: "this memory's text is empty; skipped"))
             return nil
         }
-        return Page(type: .text, text: text)
+        return Page(TextPage(text: text))
     }
 }
 

@@ -2,7 +2,11 @@ import Foundation
 
 /// Roger's `GeneratedStory` → a picture book. Pages not yet illustrated keep their `scene`, so the
 /// generation step (or a placeholder) can fill them.
-enum RogerImporter {
+enum RogerImporter: AppImporter {
+    static let appName = "Roger"
+    static let formatName = "Roger story"
+    static let signature = ["characterManifest", "pages"]
+
     static func book(from data: Data) throws -> ImportedBook {
         let story = try JSONDecoder().decode(GeneratedStory.self, from: data)
         var warnings: [PathIssue] = []
@@ -22,13 +26,13 @@ enum RogerImporter {
                     message: "page number \(page.pageNumber) is also used by $.pages[\(earlier)]; both are kept, in file order"))
             }
             seen[page.pageNumber] = seen[page.pageNumber] ?? i
-            let converted = Page(type: .illustration, image: page.imageData?.nonEmpty.map(ImageRef.inline),
-                                 text: page.text.nonBlank, scene: page.scene.nonBlank)
+            let converted = IllustrationPage(image: page.imageData?.nonEmpty.map(ImageRef.inline),
+                                             text: page.text.nonBlank, scene: page.scene.nonBlank)
             guard converted.image != nil || converted.text != nil || converted.scene != nil else {
                 warnings.append(PathIssue(path: path, message: "page \(page.pageNumber) has no text, scene or image; skipped"))
                 continue
             }
-            pages.append(converted)
+            pages.append(Page(converted))
         }
 
         let secondary = story.characterManifest.characters.map { c in

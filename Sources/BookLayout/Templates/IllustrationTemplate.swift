@@ -1,18 +1,25 @@
 import BookConfig
+import BookModel
 import BookResolve
+
+extension TemplateRegistry {
+    func visit(_ page: IllustrationPage) -> any PageTemplate { IllustrationTemplate(illustration: page) }
+}
 
 /// An illustration page: the picture full-bleed above a wash band holding the caption and text.
 /// Long text is set smaller (down to 70 %) before it is allowed to flow onto a following page.
-enum IllustrationTemplate {
-    static func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
+struct IllustrationTemplate: PageTemplate {
+    let illustration: IllustrationPage
+
+    func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
         let typo = ctx.tokens.typography
         let settings = ctx.tokens.templates.illustration
         let index = ctx.addPage(.illustration, source: page.index)
         let number = ctx.pages[index].number
         let content = ctx.contentRect(for: number)
         let bleed = ctx.bleedRect(for: number)
-        let text = page.page.text.flatMap { $0.isEmpty ? nil : $0 }
-        let caption = page.page.caption.flatMap { $0.isEmpty ? nil : $0 }
+        let text = illustration.text.flatMap { $0.isEmpty ? nil : $0 }
+        let caption = illustration.caption.flatMap { $0.isEmpty ? nil : $0 }
 
         var bandHeight = 0.0
         var overflow: (TextLayout, Int)?
@@ -59,7 +66,7 @@ enum IllustrationTemplate {
         case .placeholder:
             let m = ctx.book.margins
             let rect = Rect(x: content.x, y: m.top, width: content.width, height: art.maxY - m.top - min(m.top, 24))
-            Placeholder.add(in: rect, scene: page.page.scene, to: index, at: 1, ctx)
+            Placeholder.add(in: rect, scene: illustration.scene, to: index, at: 1, ctx)
         case .none:
             break
         }

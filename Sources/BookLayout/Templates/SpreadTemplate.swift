@@ -1,10 +1,17 @@
 import BookConfig
+import BookModel
 import BookResolve
+
+extension TemplateRegistry {
+    func visit(_ page: SpreadPage) -> any PageTemplate { SpreadTemplate(spread: page) }
+}
 
 /// A two-page spread: one picture across both facing pages (split at the gutter, the left half on
 /// an even page), with each side's text on a paper panel near the foot of its page.
-enum SpreadTemplate {
-    static func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
+struct SpreadTemplate: PageTemplate {
+    let spread: SpreadPage
+
+    func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
         ctx.startOn(.left, source: page.index, why: "spread")
         let left = ctx.addPage(.spreadLeft, source: page.index)
         let right = ctx.addPage(.spreadRight, source: page.index)
@@ -21,19 +28,19 @@ enum SpreadTemplate {
             ctx.append(.image(ImageBox(asset: asset, frame: shifted, clip: rightBleed)), to: right)
         case .placeholder:
             let m = ctx.book.margins
-            Placeholder.add(in: Rect(x: m.outer, y: m.top, width: w - m.outer, height: h - m.top - m.bottom), scene: page.page.scene, to: left, ctx)
+            Placeholder.add(in: Rect(x: m.outer, y: m.top, width: w - m.outer, height: h - m.top - m.bottom), scene: spread.scene, to: left, ctx)
             Placeholder.add(in: Rect(x: 0, y: m.top, width: w - m.outer, height: h - m.top - m.bottom), scene: nil, to: right, ctx)
         case .none:
             break
         }
-        let texts = [(left, page.page.leftText ?? page.page.text), (right, page.page.rightText)]
+        let texts = [(left, spread.leftText ?? spread.text), (right, spread.rightText)]
         for (index, text) in texts {
             guard let text, !text.isEmpty else { continue }
             panel(text, on: index, ctx)
         }
     }
 
-    private static func panel(_ text: String, on index: Int, _ ctx: LayoutContext) {
+    private func panel(_ text: String, on index: Int, _ ctx: LayoutContext) {
         let content = ctx.contentRect(for: ctx.pages[index].number)
         let typo = ctx.tokens.typography
         let pad = typo.body.size * 0.8

@@ -1,15 +1,22 @@
 import BookConfig
+import BookModel
 import BookResolve
+
+extension TemplateRegistry {
+    func visit(_ page: PhotoPage) -> any PageTemplate { PhotoTemplate(photo: page) }
+}
 
 /// A photo page: the whole photo inside the text area, rounded and shadowed per the tokens,
 /// the caption centred beneath it. A cut-out (an image with transparency) gets no shadow: the
 /// shadow would show through it as a grey box.
-enum PhotoTemplate {
-    static func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
+struct PhotoTemplate: PageTemplate {
+    let photo: PhotoPage
+
+    func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
         let index = ctx.addPage(.photo, source: page.index)
         let content = ctx.contentRect(for: ctx.pages[index].number)
         let typo = ctx.tokens.typography
-        let caption = page.page.caption.flatMap { $0.isEmpty ? nil : $0 }
+        let caption = photo.caption.flatMap { $0.isEmpty ? nil : $0 }
             .map { ctx.setText($0, role: typo.caption, width: content.width * 0.85) }
         let gap = typo.caption.size * 1.5
         // The caption gets the room it needs (at most the frame's complement); the photo takes the rest.
@@ -24,7 +31,7 @@ enum PhotoTemplate {
             photoBottom = frame.maxY
         case .placeholder:
             let frame = ImageFit.contain(width: 3, height: 4, in: box)
-            Placeholder.add(in: frame, scene: page.page.scene ?? page.page.caption, to: index, ctx)
+            Placeholder.add(in: frame, scene: photo.scene ?? photo.caption, to: index, ctx)
             photoBottom = frame.maxY
         case .none:
             break

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The reader's own photo, whole, with a caption under it. Never generated.
+public struct PhotoPage: PicturePage {
+    public static let type = PageType.photo
+
+    public var image: ImageRef?
+    public var caption: String?
+    /// What the photo shows, for the placeholder drawn while its file is missing.
+    public var scene: String?
+
+    public init() {}
+
+    public init(image: ImageRef? = nil, caption: String? = nil, scene: String? = nil) {
+        self.image = image; self.caption = caption; self.scene = scene
+    }
+
+    public var content: PageContent { .photo(self) }
+
+    public func problems() -> [PageProblem] {
+        image == nil ? [PageProblem("image", "a photo page needs an \"image\"")] : []
+    }
+
+    public var generation: PictureGeneration? { nil }
+}
