@@ -50,12 +50,13 @@ let package = Package(
             // only: tests keep the system allocator.
             linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4")]
         ),
-        // Shared by the test targets: the repository's folders, a pipeline for tests, tools to run.
-        .target(name: "BookTestSupport", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout"],
+        // Shared by the test targets: the repository's folders, a pipeline for tests, tools to run,
+        // test images and PDF readers.
+        .target(name: "BookTestSupport", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender"],
                 path: "Tests/BookTestSupport"),
-        .testTarget(name: "BookModelTests", dependencies: ["BookModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "BookModelTests", dependencies: ["BookModel", "BookTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "BookConfigTests", dependencies: ["BookConfig", "BookModel"]),
-        .testTarget(name: "BookResolveTests", dependencies: ["BookResolve", "BookModel", "BookConfig"]),
+        .testTarget(name: "BookResolveTests", dependencies: ["BookTestSupport", "BookResolve", "BookModel", "BookConfig"]),
         .testTarget(name: "BookLayoutTests", dependencies: ["BookTestSupport", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
         .testTarget(name: "BookRenderTests", dependencies: ["BookTestSupport", "BookRender", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
         .testTarget(name: "BookCompareTests", dependencies: ["BookCompare", "BookTestSupport", "BookLayout", "CShim", "CGraphics"]),
@@ -63,6 +64,6 @@ let package = Package(
         .testTarget(name: "GoldenTests", dependencies: ["BookCompare", "BookRender", "BookLayout", "BookModel", "BookTestSupport"]),
         .testTarget(name: "BookIllustrateTests", dependencies: ["BookIllustrate", "BookModel", "BookResolve", "BookTestSupport"]),
         .testTarget(name: "BookBatchTests", dependencies: ["BookBatch", "BookModel", "BookTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["BookTestSupport", "BookModel"]),
+        .testTarget(name: "CLITests", dependencies: ["BookTestSupport", "BookModel", "BookConfig"]),
     ]
 )

@@ -5,8 +5,6 @@ import Testing
 /// Fixture files live beside the tests (not as package resources), found from this source file's path.
 enum Fixtures {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
 
     static func url(_ relative: String) -> URL { folder.appendingPathComponent(relative) }
 

@@ -1,17 +1,18 @@
 import Foundation
 import Testing
 @testable import BookModel
+import BookTestSupport
 
 /// schema/book.schema.json and the Swift model must accept and refuse the same files; this checks both
 /// against every fixture and sample with Python's `jsonschema`, a validator independent of ours.
 @Suite("JSON Schema agrees with the loader")
 struct JSONSchemaTests {
-    static let schema = Fixtures.packageRoot.appendingPathComponent("schema/book.schema.json")
+    static let schema = Repository.root.appendingPathComponent("schema/book.schema.json")
 
     /// Books that must be valid: the fixtures, every sample, and what `BookExporter` writes for each app fixture.
     static func validBooks(exportingInto folder: URL) throws -> [URL] {
         var files = Fixtures.files(in: "books", named: { _ in true }).map { $0.appendingPathComponent("book.json") }
-        let samples = Fixtures.packageRoot.appendingPathComponent("samples")
+        let samples = Repository.root.appendingPathComponent("samples")
         let sampleFolders = (try? FileManager.default.contentsOfDirectory(at: samples, includingPropertiesForKeys: nil)) ?? []
         files += sampleFolders.map { $0.appendingPathComponent("book.json") }
             .filter { FileManager.default.fileExists(atPath: $0.path) }

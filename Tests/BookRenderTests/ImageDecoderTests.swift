@@ -3,6 +3,7 @@ import CGraphics
 import Foundation
 import Testing
 @testable import BookRender
+import BookTestSupport
 
 /// Reads one pixel of a decoded image as (a, r, g, b) from cairo's native-endian words.
 func pixel(_ image: DecodedImage, _ x: Int, _ y: Int) -> (a: Int, r: Int, g: Int, b: Int) {

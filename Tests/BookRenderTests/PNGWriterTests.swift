@@ -3,6 +3,7 @@ import CGraphics
 import Foundation
 import Testing
 @testable import BookRender
+import BookTestSupport
 
 @Suite("PNGWriter")
 struct PNGWriterTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BookResolve
+import BookTestSupport
 
 @Suite("ImageProbe: JPEG")
 struct ImageProbeJPEGTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BookResolve
+import BookTestSupport
 
 /// A JPEG file that ends with its end-of-image marker is probed from its header and hashed later;
 /// whatever the way, the asset must say what the whole file says.
