@@ -51,7 +51,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4")]
         ),
         // Shared by the test targets: the repository's folders, a pipeline for tests, tools to run,
-        // test images and PDF readers.
+        // test images, PDF readers and the golden cases.
         .target(name: "BookTestSupport", dependencies: ["BookModel", "BookConfig", "BookResolve", "BookLayout", "BookRender"],
                 path: "Tests/BookTestSupport"),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel", "BookTestSupport"], exclude: ["Fixtures"]),
