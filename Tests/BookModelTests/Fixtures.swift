@@ -25,6 +25,15 @@ enum Fixtures {
     }
 }
 
+/// A fixture decoded with the app's own type and encoded again the way the app saves it
+/// (`JSONEncoder()` with its defaults), loaded under the fixture's name: the importer must make
+/// of it what it makes of the fixture.
+func loadAsTheAppWritesIt<App: Codable>(_ relative: String, as type: App.Type) throws -> LoadedBook {
+    let app = try JSONDecoder().decode(type, from: try Fixtures.data(relative))
+    return try BookLoader.load(data: try JSONEncoder().encode(app), name: Fixtures.url(relative).path,
+                               folder: Fixtures.url(relative).deletingLastPathComponent())
+}
+
 /// Loads a book from JSON text, named `book.json`, as a test's own small input.
 func loadText(_ json: String, name: String = "book.json") throws -> LoadedBook {
     try BookLoader.load(data: Data(json.utf8), name: name, folder: URL(fileURLWithPath: "/tmp"))
