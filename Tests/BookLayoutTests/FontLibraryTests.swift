@@ -7,17 +7,10 @@ import BookTestSupport
     @Test func manifestChecksumsMatchTheFilesOnDisk() throws {
         let manifest = try FontManifest.load(from: Repository.resources.fontManifest)
         let paths = Array(Set(manifest.files.map(\.path))).sorted()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = paths
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let sums = try run("/usr/bin/sha256sum", paths)
+        #expect(sums.status == 0, "\(sums.stderr)")
         var onDisk: [String: String] = [:]
-        for line in output.split(separator: "\n") {
+        for line in sums.stdout.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)
             onDisk[parts[1].trimmingCharacters(in: .whitespaces)] = String(parts[0])
         }
