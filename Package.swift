@@ -61,13 +61,14 @@ let package = Package(
             // only: tests keep the system allocator.
             linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4")]
         ),
-        // Shared by the test targets: the repository's folders, books opened through the library, tools to run.
-        .target(name: "BookTestSupport", dependencies: ["BookRenderKit", "BookConfig", "BookLayout"],
+        // Shared by the test targets: the repository's folders, books opened through the library, tools
+        // to run, test images, PDF readers and the golden cases.
+        .target(name: "BookTestSupport", dependencies: ["BookRenderKit", "BookConfig", "BookLayout", "BookRender"],
                 path: "Tests/BookTestSupport"),
-        .testTarget(name: "BookBaseTests", dependencies: ["BookBase"]),
-        .testTarget(name: "BookModelTests", dependencies: ["BookModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "BookBaseTests", dependencies: ["BookBase", "BookTestSupport"]),
+        .testTarget(name: "BookModelTests", dependencies: ["BookModel", "BookTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "BookConfigTests", dependencies: ["BookConfig", "BookModel"]),
-        .testTarget(name: "BookResolveTests", dependencies: ["BookBase", "BookResolve", "BookModel", "BookConfig"]),
+        .testTarget(name: "BookResolveTests", dependencies: ["BookBase", "BookTestSupport", "BookResolve", "BookModel", "BookConfig"]),
         .testTarget(name: "BookLayoutTests", dependencies: ["BookRenderKit", "BookTestSupport", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
         .testTarget(name: "BookRenderTests", dependencies: ["BookRenderKit", "BookBase", "BookTestSupport", "BookRender", "BookLayout", "BookResolve", "BookModel", "BookConfig", "CShim", "CGraphics"]),
         .testTarget(name: "BookCompareTests", dependencies: ["BookRenderKit", "BookCompare", "BookTestSupport", "BookLayout", "CShim", "CGraphics"]),
@@ -75,6 +76,6 @@ let package = Package(
         .testTarget(name: "GoldenTests", dependencies: ["BookRenderKit", "BookTestSupport"]),
         .testTarget(name: "BookIllustrateTests", dependencies: ["BookBase", "BookIllustrate", "BookModel", "BookResolve", "BookTestSupport"]),
         .testTarget(name: "BookBatchTests", dependencies: ["BookRenderKit", "BookTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["BookRenderKit", "BookTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["BookRenderKit", "BookTestSupport", "BookConfig"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import BookTestSupport
 
 /// Shared by the hash tests: bytes fed in awkward pieces, and the digest a command-line tool
 /// prints for the same bytes.
@@ -18,17 +19,10 @@ enum DigestChecks {
 
     /// The first word `tool arguments… FILE` prints for a file holding `data` (sha256sum, xxhsum).
     static func printed(by tool: String, _ arguments: [String], for data: Data) throws -> String? {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("digest-\(getpid())-\(UUID().uuidString).bin")
+        let dir = try temporaryDirectory("digest")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("data.bin")
         try data.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = arguments + [file.path]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return out.split(separator: " ").first.map(String.init)
+        return try run(tool, arguments + [file.path]).stdout.split(separator: " ").first.map(String.init)
     }
 }

@@ -236,8 +236,10 @@ import BookTestSupport
         #expect(throws: CompareError.self) { try RGBAImage(pngData: Data("not a png".utf8)) }
     }
 
-    @Test func aFullPageComparesQuickly() {
-        // 8.25 × 11 in at 150 dpi, with a band of text-like noise and a changed block.
+    /// A full page (8.25 × 11 in at 150 dpi) with a band of text-like dots moved by a pixel and a
+    /// changed block: the difference is found, bounded by what changed, and the untouched page
+    /// takes the exact fast path.
+    @Test func aFullPageDifferenceIsFoundWhereThePixelsChanged() throws {
         let width = 1238, height = 1650
         var expected = RGBAImage(width: width, height: height, red: 0xF6, green: 0xF1, blue: 0xE8)
         for y in stride(from: 100, to: 1500, by: 40) {
@@ -245,16 +247,34 @@ import BookTestSupport
         }
         var actual = expected
         for y in stride(from: 100, to: 1500, by: 40) {
-            for x in stride(from: 100, to: 1100, by: 3) { actual.setPixel(x: x + 1, y: y, red: 0x2F, green: 0x2A, blue: 0x25) }
+            for x in stride(from: 100, to: 1100, by: 3) {
+                actual.setPixel(x: x, y: y, red: 0xF6, green: 0xF1, blue: 0xE8)
+                actual.setPixel(x: x + 1, y: y, red: 0x2F, green: 0x2A, blue: 0x25)
+            }
         }
-        for y in 1550..<1600 { for x in 200..<400 { actual.setPixel(x: x, y: y, red: 0x33, green: 0x66, blue: 0xAA) } }
-        let clock = ContinuousClock()
-        var diff: PageDiff? = nil
-        let elapsed = clock.measure { diff = PageComparer.compare(expected: expected, actual: actual) }
-        #expect(diff?.status == .differs)
-        #expect(elapsed < .seconds(1), "one page took \(elapsed)")
-        let identical = clock.measure { _ = PageComparer.compare(expected: expected, actual: expected) }
-        #expect(identical < .milliseconds(100), "identical page took \(identical)")
-        print("compare 1238×1650: \(elapsed) with differences, \(identical) identical")
+        let block = PixelRect(x: 200, y: 1550, width: 200, height: 50)
+        for y in block.y..<(block.y + block.height) {
+            for x in block.x..<(block.x + block.width) { actual.setPixel(x: x, y: y, red: 0x33, green: 0x66, blue: 0xAA) }
+        }
+        // Where the pixels changed, found plainly.
+        var changed = 0, left = width, top = height, right = 0, bottom = 0
+        for i in 0..<(width * height) where expected.pixels[(4 * i)..<(4 * i + 4)] != actual.pixels[(4 * i)..<(4 * i + 4)] {
+            let x = i % width, y = i / width
+            changed += 1
+            left = min(left, x); top = min(top, y); right = max(right, x + 1); bottom = max(bottom, y + 1)
+        }
+        let changedArea = PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+
+        let diff = PageComparer.compare(expected: expected, actual: actual)
+        #expect(diff.status == .differs)
+        #expect(!diff.identical)
+        #expect(diff.comparedPixels == width * height)
+        #expect(diff.differingPixels >= block.width * block.height, "a flat block is no anti-aliasing")
+        #expect(diff.differingPixels + diff.antialiasedPixels <= changed)
+        let box = try #require(diff.boundingBox)
+        #expect(box.contains(block) && changedArea.contains(box), "\(box) around \(block), inside \(changedArea)")
+
+        let same = PageComparer.compare(expected: expected, actual: expected)
+        #expect(same.status == .same && same.identical && same.differingPixels == 0)
     }
 }

@@ -41,7 +41,6 @@ import BookTestSupport
         let readyAtKill = readyKeys(journal)
         let journalAtKill = (try? String(contentsOf: journal, encoding: .utf8)) ?? ""
         #expect(readyAtKill.count >= 3 && readyAtKill.count < 8, "\(readyAtKill)")
-        try await Task.sleep(nanoseconds: 300_000_000)   // let a call in flight at the kill finish on the server
 
         // A fresh cache: only the journal can spare the calls.
         let r = try run(Repository.binary.path, ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL,
@@ -54,7 +53,9 @@ import BookTestSupport
             let m = key == "cover" ? "cover" : String(key.dropFirst())
             #expect(calls.filter { $0 == m }.count == 1, "\(key) asked for again: \(calls)\n\(journalAtKill)\n\(r.stderr)")
         }
-        #expect(calls.count <= 9, "\(calls)")   // at most the one call in flight at the kill is repeated
+        // At most the one call in flight at the kill is made again (the server logs it, if at all,
+        // when its answer is out, which may be before or during the second run).
+        #expect(calls.count <= 9, "\(calls)")
         #expect(Set(calls).count == 8)
         let book = try loadBook(url)
         #expect(book.pages.allSatisfy { $0.picture?.image != nil })

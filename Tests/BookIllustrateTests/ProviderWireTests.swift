@@ -8,7 +8,7 @@ import BookTestSupport
 
 /// Each provider's requests, as the loopback server received them.
 @Suite struct ProviderWireTests {
-    let heroHash = SHA256.hex(tinyPNG(200))
+    let heroHash = SHA256.hex(TestImages.tinyPNG(200))
 
     func fill(_ provider: ProviderName, control: [String: Any] = [:], pages: Int = 3) async throws
         -> (requests: [ProviderServer.Request], book: Book, summary: IllustrateSummary) {
@@ -120,7 +120,7 @@ import BookTestSupport
         let requests = try server.requests()
         #expect(requests.map { marker($0.prompt) } == ["character", "01", "02"])
         #expect(requests[0].prompt.hasPrefix("Create a VERTICAL PORTRAIT-ORIENTED colorful cartoon illustration of this child named Tam"))
-        #expect(requests[0].imageHashes == [SHA256.hex(tinyPNG(90))])
+        #expect(requests[0].imageHashes == [SHA256.hex(TestImages.tinyPNG(90))])
         let after = try loadBook(url)
         guard case .path(let character)? = after.characters?.main?.image else { Issue.record("character not stored"); return }
         let characterHash = SHA256.hex(try Data(contentsOf: dir.appendingPathComponent(character)))

@@ -1,22 +1,16 @@
 import Foundation
 import Testing
 @testable import BookLayout
+import BookTestSupport
 
 @Suite struct FontLibraryTests {
     @Test func manifestChecksumsMatchTheFilesOnDisk() throws {
-        let manifest = try FontManifest.load(from: fontManifestURL())
+        let manifest = try FontManifest.load(from: Repository.resources.fontManifest)
         let paths = Array(Set(manifest.files.map(\.path))).sorted()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = paths
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let sums = try run("/usr/bin/sha256sum", paths)
+        #expect(sums.status == 0, "\(sums.stderr)")
         var onDisk: [String: String] = [:]
-        for line in output.split(separator: "\n") {
+        for line in sums.stdout.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)
             onDisk[parts[1].trimmingCharacters(in: .whitespaces)] = String(parts[0])
         }
@@ -102,7 +96,7 @@ import Testing
 
     @Test func loadingTwiceReturnsTheSameLibrary() throws {
         let a = try fontLibrary()
-        let b = try FontLibrary.load(manifest: fontManifestURL(), extraDirectories: [])
+        let b = try FontLibrary.load(manifest: Repository.resources.fontManifest, extraDirectories: [])
         #expect(a === b)
     }
 
@@ -116,9 +110,9 @@ import Testing
         try FileManager.default.copyItem(atPath: host, toPath: copy.path)
 
         let plain = try fontLibrary()
-        let withBook = try FontLibrary.load(manifest: fontManifestURL(), extraDirectories: [dir])
+        let withBook = try FontLibrary.load(manifest: Repository.resources.fontManifest, extraDirectories: [dir])
         #expect(plain !== withBook)
-        #expect(try FontLibrary.load(manifest: fontManifestURL(), extraDirectories: [dir, dir]) === withBook)
+        #expect(try FontLibrary.load(manifest: Repository.resources.fontManifest, extraDirectories: [dir, dir]) === withBook)
         #expect(withBook.hasFamily("DejaVu Sans"))
         #expect(withBook.resolvedFile(family: "DejaVu Sans", weight: 400, italic: false) == copy.resolvingSymlinksInPath().path)
         // The folder stays private to the library that was given it.
@@ -129,10 +123,10 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        var manifest = try FontManifest.load(from: fontManifestURL())
+        var manifest = try FontManifest.load(from: Repository.resources.fontManifest)
         manifest.files[2].path = "/usr/share/fonts/truetype/andika/Andika-Missing.ttf"
         try JSONEncoder().encode(manifest).write(to: dir.appendingPathComponent("fonts.json"))
-        try FileManager.default.copyItem(at: fontManifestURL().deletingLastPathComponent().appendingPathComponent("fonts.conf"),
+        try FileManager.default.copyItem(at: Repository.resources.fontManifest.deletingLastPathComponent().appendingPathComponent("fonts.conf"),
                                          to: dir.appendingPathComponent("fonts.conf"))
         do {
             _ = try FontLibrary.load(manifest: dir.appendingPathComponent("fonts.json"))

@@ -52,6 +52,7 @@ import BookRenderKit
     }
 
     @Test func noWidowsOrOrphansAtAnyPageBreak() throws {
+        var splits = 0
         for seed in [1, 2, 3, 5, 8] as [UInt64] {
             let tree = try TestBooks.document(memoir(sampleProse(paragraphs: 40, seed: seed))).layout()
             let boxes = flowBoxes(tree)
@@ -59,10 +60,12 @@ import BookRenderKit
                 let lines = a.box.layout.lines
                 let last = lines[a.box.lines.upperBound - 1], first = lines[b.box.lines.lowerBound]
                 guard last.paragraph == first.paragraph else { continue }
+                splits += 1
                 #expect(last.indexInParagraph + 1 >= 2, "orphan: one line of paragraph \(last.paragraph) at the foot of page \(a.page)")
                 #expect(first.paragraphLineCount - first.indexInParagraph >= 2, "widow: one line of paragraph \(first.paragraph) at the head of page \(b.page)")
             }
         }
+        #expect(splits > 0, "no page break fell inside a paragraph: nothing was checked")
     }
 
     @Test func justifiedEnglishIsHyphenated() throws {

@@ -1,19 +1,10 @@
 import Foundation
 import BookTestSupport
 @testable import BookLayout
-
-/// The repository's fonts/fonts.json, found from this file's location (or BOOKRENDER_HOME).
-func fontManifestURL() -> URL {
-    if let home = ProcessInfo.processInfo.environment["BOOKRENDER_HOME"], !home.isEmpty {
-        return URL(fileURLWithPath: home).appendingPathComponent("fonts/fonts.json")
-    }
-    return URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("fonts/fonts.json")
-}
+import BookTestSupport
 
 func fontLibrary() throws -> FontLibrary {
-    try FontLibrary.load(manifest: fontManifestURL())
+    try FontLibrary.load(manifest: Repository.resources.fontManifest)
 }
 
 /// A fresh Typesetter for one test: tests run in parallel, and Pango font maps must not be shared.

@@ -1,8 +1,8 @@
 import Foundation
 
 // The three apps' persisted types, copied from their contract (seed-app-formats.md) with the
-// synthesized Codable they use, so tests can check the fixtures are byte-for-byte what those apps
-// write and can produce fresh app files with Swift's own encoder.
+// synthesized Codable they use, so tests can produce app files the way the apps write them, with
+// Swift's own encoder.
 
 enum MemoirAI {
     struct PersistableStorybook: Codable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BookModel
+import BookTestSupport
 
 @Suite("book.json")
 struct BookJSONTests {
@@ -69,7 +70,7 @@ struct BookJSONTests {
     }
 
     @Test func theDocumentedExampleLoadsCleanly() throws {
-        let doc = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/book-json.md"), encoding: .utf8)
+        let doc = try String(contentsOf: Repository.root.appendingPathComponent("docs/book-json.md"), encoding: .utf8)
         let afterHeading = try #require(doc.range(of: "## Example\n\n```json\n"))
         let end = try #require(doc.range(of: "```", range: afterHeading.upperBound..<doc.endIndex))
         let loaded = try loadText(String(doc[afterHeading.upperBound..<end.lowerBound]), name: "docs/book-json.md")

@@ -5,8 +5,6 @@ import Testing
 /// Fixture files live beside the tests (not as package resources), found from this source file's path.
 enum Fixtures {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
 
     static func url(_ relative: String) -> URL { folder.appendingPathComponent(relative) }
 
@@ -25,6 +23,15 @@ enum Fixtures {
         let items = (try? FileManager.default.contentsOfDirectory(at: url(sub), includingPropertiesForKeys: nil)) ?? []
         return items.filter(predicate).sorted { $0.path < $1.path }
     }
+}
+
+/// A fixture decoded with the app's own type and encoded again the way the app saves it
+/// (`JSONEncoder()` with its defaults), loaded under the fixture's name: the importer must make
+/// of it what it makes of the fixture.
+func loadAsTheAppWritesIt<App: Codable>(_ relative: String, as type: App.Type) throws -> LoadedBook {
+    let app = try JSONDecoder().decode(type, from: try Fixtures.data(relative))
+    return try BookLoader.load(data: try JSONEncoder().encode(app), name: Fixtures.url(relative).path,
+                               folder: Fixtures.url(relative).deletingLastPathComponent())
 }
 
 /// Loads a book from JSON text, named `book.json`, as a test's own small input.

@@ -20,6 +20,14 @@ struct InfiniteStoriesImportTests {
         #expect(paragraphs[2] == "\"Follow me,\" said the owl. And Luna did, all the way home to bed.")
     }
 
+    @Test func whatTheAppWritesImportsAsTheFixtureDoes() throws {
+        let fixture = try Fixtures.load("apps/infinitestories-story.json")
+        let fresh = try loadAsTheAppWritesIt("apps/infinitestories-story.json", as: InfiniteStories.Story.self)
+        #expect(fresh.source == .infiniteStories)
+        #expect(fresh.book == fixture.book)
+        #expect(fresh.warnings == fixture.warnings)
+    }
+
     @Test func theHeroBecomesTheMainCharacterWithADescription() throws {
         let main = try #require(try Fixtures.load("apps/infinitestories-story.json").book.characters?.main)
         #expect(main.name == "Luna")

@@ -1,17 +1,18 @@
 import Foundation
 import Testing
 @testable import BookModel
+import BookTestSupport
 
 /// schema/book.schema.json and the Swift model must accept and refuse the same files; this checks both
 /// against every fixture and sample with Python's `jsonschema`, a validator independent of ours.
 @Suite("JSON Schema agrees with the loader")
 struct JSONSchemaTests {
-    static let schema = Fixtures.packageRoot.appendingPathComponent("schema/book.schema.json")
+    static let schema = Repository.root.appendingPathComponent("schema/book.schema.json")
 
     /// Books that must be valid: the fixtures, every sample, and what `BookExporter` writes for each app fixture.
     static func validBooks(exportingInto folder: URL) throws -> [URL] {
         var files = Fixtures.files(in: "books", named: { _ in true }).map { $0.appendingPathComponent("book.json") }
-        let samples = Fixtures.packageRoot.appendingPathComponent("samples")
+        let samples = Repository.root.appendingPathComponent("samples")
         let sampleFolders = (try? FileManager.default.contentsOfDirectory(at: samples, includingPropertiesForKeys: nil)) ?? []
         files += sampleFolders.map { $0.appendingPathComponent("book.json") }
             .filter { FileManager.default.fileExists(atPath: $0.path) }
@@ -29,8 +30,7 @@ struct JSONSchemaTests {
     }
 
     @Test func validBooksPassAndBadOnesFailBothCheckers() throws {
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("bookmodel-schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
+        let temp = try temporaryDirectory("schema")
         defer { try? FileManager.default.removeItem(at: temp) }
 
         let valid = try Self.validBooks(exportingInto: temp)
@@ -103,31 +103,20 @@ struct JSONSchemaTests {
         """
 
     static func runJSONSchema(valid: [URL], invalid: [URL]) throws -> [Verdict] {
-        let process = Process()
         // Debian's interpreter is the one scripts/install-deps.sh gives python3-jsonschema to; another
         // python3 earlier on PATH (pyenv, a venv) may lack the module.
         let debianPython = "/usr/bin/python3"
-        let usesDebian = FileManager.default.isExecutableFile(atPath: debianPython)
-        process.executableURL = URL(fileURLWithPath: usesDebian ? debianPython : "/usr/bin/env")
+        let python = FileManager.default.isExecutableFile(atPath: debianPython) ? debianPython : "python3"
         let files: [String] = valid.map { "+" + $0.path } + invalid.map { "-" + $0.path }
-        let interpreter: [String] = usesDebian ? [] : ["python3"]
-        process.arguments = interpreter + ["-c", script, schema.path] + files
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: out, as: UTF8.self)
-        if text.hasPrefix("NO_JSONSCHEMA") {
+        let result = try run(python, ["-c", script, schema.path] + files)
+        if result.stdout.hasPrefix("NO_JSONSCHEMA") {
             Issue.record("Python's jsonschema module is missing: run scripts/install-deps.sh (it installs python3-jsonschema)")
             return []
         }
-        guard process.terminationStatus == 0 else {
-            Issue.record("python3 failed (\(process.terminationStatus)): \(String(decoding: err, as: UTF8.self))")
+        guard result.status == 0 else {
+            Issue.record("python3 failed (\(result.status)): \(result.stderr)")
             return []
         }
-        return try JSONDecoder().decode([Verdict].self, from: out)
+        return try JSONDecoder().decode([Verdict].self, from: result.stdoutData)
     }
 }

@@ -37,6 +37,14 @@ struct MemoirAIImportTests {
         #expect(book.pages[4] == Page(id: "9F1C6E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B", QRPage(url: "https://memoir.example.com/s/abc?voice=1")))
     }
 
+    @Test func whatTheAppWritesImportsAsTheFixtureDoes() throws {
+        let fixture = try Fixtures.load("apps/memoirai-storybook.json")
+        let fresh = try loadAsTheAppWritesIt("apps/memoirai-storybook.json", as: MemoirAI.PersistableStorybook.self)
+        #expect(fresh.source == .memoirAI)
+        #expect(fresh.book == fixture.book)
+        #expect(fresh.warnings == fixture.warnings)
+    }
+
     @Test func aNewerAppsFileLoadsWithWarningsForWhatWasSkipped() throws {
         let loaded = try Fixtures.load("apps/memoirai-newer-app.json")
         let book = loaded.book
@@ -56,14 +64,22 @@ struct MemoirAIImportTests {
         #expect(w.contains { $0.contains("$.pageItems[1].video: \"video\" is not a page item") && $0.contains("skipped") })
     }
 
+    /// Swift's encoder writes each enum case as an object keyed by the case name, dates as
+    /// seconds since 2001, data as base64 and URLs with escaped slashes.
     @Test func freshlyEncodedStorybookImports() throws {
+        let id = UUID(uuidString: "9F1C6E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B")!
         let story = MemoirAI.PersistableStorybook(
             profileID: UUID(), pageItems: [.textPage(index: 1, total: 2, body: "a"), .textPage(index: 2, total: 2, body: "b"),
-                                           .textPage(index: 1, total: 1, body: "c")],
+                                           .textPage(index: 1, total: 1, body: "c"),
+                                           .illustration(imageData: TinyImages.bluePNG, caption: "Blue"),
+                                           .qrCode(id: id, url: URL(string: "https://x.org/a/b")!)],
             artStyle: "Realistic", createdAt: Date(timeIntervalSinceReferenceDate: 0), cover: nil)
         let loaded = try BookLoader.load(data: try JSONEncoder().encode(story), name: "s.json", folder: URL(fileURLWithPath: "/tmp"))
-        #expect(loaded.book.pages.map { ($0.content.payload as? TextPage)?.text } == ["a\n\nb", "c"])
+        #expect(loaded.book.pages.map { ($0.content.payload as? TextPage)?.text } == ["a\n\nb", "c", nil, nil])
+        #expect(loaded.book.pages[2] == Page(PhotoPage(image: .inline(TinyImages.bluePNG), caption: "Blue")))
+        #expect(loaded.book.pages[3] == Page(id: id.uuidString, QRPage(url: "https://x.org/a/b")))
         #expect(loaded.book.created == "2001-01-01T00:00:00Z")
+        #expect(loaded.warnings.isEmpty, "\(loaded.warnings)")
     }
 
     @Test func aBadAccentIsDroppedWithAWarning() throws {

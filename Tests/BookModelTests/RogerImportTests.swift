@@ -30,6 +30,14 @@ struct RogerImportTests {
         #expect(book.pages[2].picture?.image == .inline(TinyImages.bluePNG))
     }
 
+    @Test func whatTheAppWritesImportsAsTheFixtureDoes() throws {
+        let fixture = try Fixtures.load("apps/roger-story.json")
+        let fresh = try loadAsTheAppWritesIt("apps/roger-story.json", as: Roger.GeneratedStory.self)
+        #expect(fresh.source == .roger)
+        #expect(fresh.book == fixture.book)
+        #expect(fresh.warnings == fixture.warnings)
+    }
+
     @Test func theManifestBecomesSecondaryCharacters() throws {
         let secondary = try #require(try Fixtures.load("apps/roger-story.json").book.characters?.secondary)
         #expect(secondary == [

@@ -7,17 +7,17 @@ import BookRenderKit
 
 /// The PDF's text is drawn from glyph runs, so that pages can be drawn while helper threads still
 /// lay out later texts. The runs carry Pango's clusters: the PDF must be the one Pango's own cairo
-/// renderer writes, byte for byte, text layer included, in every script the goldens cover.
+/// renderer writes, byte for byte, text layer included, for every golden case (so in every script
+/// the goldens cover).
 ///
 /// One golden at a time: cairo 1.16 keeps at most ten FreeType faces open and, to open another,
 /// closes one it finds unlocked without taking that face's lock, so a thread about to use it gets
-/// a freed face (`_cairo_ft_unscaled_font_lock_face`). Seven goldens drawn at once, in Latin,
+/// a freed face (`_cairo_ft_unscaled_font_lock_face`). The goldens drawn at once, in Latin,
 /// Hebrew, Arabic, CJK and emoji fonts, open more than ten (see README, Known limits).
 @Suite(.serialized) struct GlyphRunPDFTests {
-    @Test(arguments: ["scripts/rtl-hebrew-arabic", "scripts/bidi-inline", "scripts/cjk-japanese", "scripts/emoji",
-                      "hyphenation/english-justified", "hyphenation/german-compounds", "tricky-characters/whitespace"])
-    func glyphRunsWriteThePDFPangoWrites(_ golden: String) throws {
-        let book = Repository.root.appendingPathComponent("Tests/Goldens/\(golden)/book.json")
+    @Test(arguments: GoldenCase.all)
+    func glyphRunsWriteThePDFPangoWrites(_ golden: GoldenCase) throws {
+        let book = golden.input
         let tree = try TestBooks.open(book).layout()
         let dir = try temporaryDirectory("glyph-run-pdf")
         func draw(throughPango: Bool) throws -> Data {

@@ -3,6 +3,7 @@ import CGraphics
 import Foundation
 import Testing
 @testable import BookRender
+import BookTestSupport
 
 /// Reads one pixel of a decoded image as (a, r, g, b) from cairo's native-endian words.
 func pixel(_ image: DecodedImage, _ x: Int, _ y: Int) -> (a: Int, r: Int, g: Int, b: Int) {
@@ -150,16 +151,30 @@ struct ImageDecoderScalingTests {
         #expect(near(p.r, 255) && near(p.g, 0) && near(p.b, 0))
     }
 
-    @Test func scaledDecodeIsFaster() throws {
-        let data = try TestImages.gradientJPEG(width: 2400, height: 1800)
-        let info = try ImageProbe.probe(data)
-        let clock = ContinuousClock()
-        var full = Duration.zero, eighth = Duration.zero
-        for _ in 0..<3 {
-            full += try clock.measure { _ = try ImageDecoder.decode(data, info: info) }
-            eighth += try clock.measure { _ = try ImageDecoder.decode(data, info: info, minWidth: 300) }
+    /// A scaled decode is libjpeg's DCT scaling, not a full decode made smaller afterwards: the
+    /// pixels are the ones `djpeg -scale M/8` writes for the scale chosen.
+    @Test(arguments: [(100, 1), (200, 2), (250, 3), (301, 4), (700, 7), (701, 8)])
+    func scaledDecodeIsLibjpegsDCTScaling(minWidth: Int, eighths: Int) throws {
+        let data = try TestImages.gradientJPEG(width: 800, height: 600)
+        let image = try decode(data, minWidth: minWidth)
+        #expect(image.width == 100 * eighths && image.height == 75 * eighths)
+        let reference = try TestImages.inTemporaryDirectory { directory -> Data in
+            try data.write(to: directory.appendingPathComponent("in.jpg"))
+            try TestImages.run("djpeg", ["-scale", "\(eighths)/8", "-outfile", "out.ppm", "in.jpg"], in: directory)
+            return try Data(contentsOf: directory.appendingPathComponent("out.ppm"))
         }
-        #expect(eighth < full, "1/8 scale took \(eighth / 3), full size \(full / 3)")
+        let header = Data("P6\n\(image.width) \(image.height)\n255\n".utf8)
+        try #require(reference.starts(with: header), "djpeg wrote \(String(decoding: reference.prefix(20), as: UTF8.self))")
+        var mismatches = 0
+        reference.dropFirst(header.count).withUnsafeBytes { rgb in
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let p = pixel(image, x, y), i = (y * image.width + x) * 3
+                    if p.r != Int(rgb[i]) || p.g != Int(rgb[i + 1]) || p.b != Int(rgb[i + 2]) { mismatches += 1 }
+                }
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) of \(image.width * image.height) pixels differ from djpeg's at \(eighths)/8")
     }
 }
 

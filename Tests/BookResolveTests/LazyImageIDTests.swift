@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import BookBase
 @testable import BookResolve
+import BookTestSupport
 
 /// A JPEG file that ends with its end-of-image marker is probed from its header and hashed later;
 /// whatever the way, the asset must say what the whole file says.
@@ -42,6 +43,32 @@ struct LazyImageIDTests {
                 #expect(lazy.id == ContentHash.hex(data), "\(name)")
                 #expect(try asset(locator, name).id == ContentHash.hex(data), "\(name) through load")
             }
+        }
+    }
+
+    /// Bytes this thread has had from read calls so far (Linux's per-thread I/O accounting).
+    private func bytesReadByThisThread() throws -> Int {
+        let text = try String(contentsOfFile: "/proc/thread-self/io", encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("rchar:") }, "\(text)")
+        return try #require(Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)))
+    }
+
+    /// The header probe reads the header, not the picture: a photo's megabytes are read once, later,
+    /// when it is hashed or copied into the PDF.
+    @Test func aHeaderProbeReadsTheHeaderNotTheFile() throws {
+        var seed: UInt32 = 1
+        let noise = TestImages.ppm(width: 1000, height: 1000) { _, _ in
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return (UInt8(truncatingIfNeeded: seed >> 24), UInt8(truncatingIfNeeded: seed >> 16), UInt8(truncatingIfNeeded: seed >> 8))
+        }
+        let data = try TestImages.cjpeg(noise)
+        try #require(data.count > 1_000_000, "\(data.count) bytes: too small to tell a header read from a whole one")
+        try files(["photo.jpg": data]) { dir, _ in
+            let before = try bytesReadByThisThread()
+            let asset = try #require(AssetLocator.probedFromHeader(dir.appendingPathComponent("photo.jpg"), origin: "photo.jpg"))
+            let read = try bytesReadByThisThread() - before
+            #expect(asset.info == (try ImageProbe.probe(data)))
+            #expect(read < data.count / 8, "\(read) of \(data.count) bytes read to probe the header")
         }
     }
 

@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import BookConfig
 import BookTestSupport
 import BookRenderKit
 
@@ -9,19 +10,8 @@ import BookRenderKit
     func bookrender(_ args: [String]) throws -> ToolResult { try run(try Repository.binary.path, args) }
     func sample(_ name: String) -> String { Repository.samples.appendingPathComponent("\(name)/book.json").path }
 
-    struct Box: Equatable { var llx, lly, urx, ury: Double; var width: Double { urx - llx }; var height: Double { ury - lly } }
-
-    /// Page number → box name → box, from `pdfinfo -box -f 1 -l 999`.
-    func boxes(_ pdf: String) throws -> [Int: [String: Box]] {
-        var out: [Int: [String: Box]] = [:]
-        for line in try run("pdfinfo", ["-box", "-f", "1", "-l", "999", pdf]).stdout.split(separator: "\n") where line.hasPrefix("Page ") {
-            let p = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard p.count == 7, let n = Int(p[1]) else { continue }
-            let v = p.suffix(4).compactMap { Double($0) }
-            guard v.count == 4 else { continue }
-            out[n, default: [:]][String(p[2].dropLast())] = Box(llx: v[0], lly: v[1], urx: v[2], ury: v[3])
-        }
-        return out
+    func profile(_ name: String) throws -> PrintProfile {
+        try PrintProfile.load(named: name, from: Repository.resources.profiles)
     }
 
     static let cases: [(String, String)] = ["kdp", "lulu", "ingramspark", "proof", "screen"].flatMap { p in ["storybook", "memoir"].map { (p, $0) } }
@@ -33,19 +23,18 @@ import BookRenderKit
         let r = try bookrender(["export", sample(book), "-o", pdf, "--profile", profile, "--force"])
         #expect(r.status == 0, "\(r.stderr)")
         let trim = book == "memoir" ? (432.0, 648.0) : (594.0, 792.0)
-        // Bleed (left+right, top+bottom) the profile asks for, in points.
-        let bleed: (Double, Double) = ["kdp": (9, 18), "lulu": (18, 18), "ingramspark": (18, 18), "proof": (18, 18), "screen": (0, 0)][profile]!
-        let pages = try boxes(pdf)
+        let bleed = try self.profile(profile).bleed
+        let pages = try PDFReaders.boxes(URL(fileURLWithPath: pdf))
         #expect(pages.count > 10)
-        for (n, b) in pages {
+        for (i, b) in pages.enumerated() {
+            let n = i + 1
             let t = try #require(b["TrimBox"]), bl = try #require(b["BleedBox"]), m = try #require(b["MediaBox"])
             #expect(abs(t.width - trim.0) < 0.01 && abs(t.height - trim.1) < 0.01, "page \(n) TrimBox \(t)")
-            #expect(abs(bl.width - trim.0 - bleed.0) < 0.01 && abs(bl.height - trim.1 - bleed.1) < 0.01, "page \(n) BleedBox \(bl)")
             #expect(bl.llx >= m.llx - 0.01 && bl.urx <= m.urx + 0.01 && t.llx >= bl.llx - 0.01 && t.urx <= bl.urx + 0.01)
-            if profile == "kdp" {
-                // Bleed on the outside edge only: left on even pages, right on odd ones.
-                #expect(n % 2 == 0 ? (t.llx - bl.llx > 8.9 && bl.urx - t.urx < 0.01) : (bl.urx - t.urx > 8.9 && t.llx - bl.llx < 0.01), "page \(n)")
-            }
+            // The profile's bleed on each edge; the outside edge of an even (left-hand) page is its left.
+            let (left, right) = n % 2 == 0 ? (bleed.outer, bleed.inner) : (bleed.inner, bleed.outer)
+            #expect(abs(t.llx - bl.llx - left.points) < 0.01 && abs(bl.urx - t.urx - right.points) < 0.01, "page \(n): \(bl) around \(t)")
+            #expect(abs(t.lly - bl.lly - bleed.bottom.points) < 0.01 && abs(bl.ury - t.ury - bleed.top.points) < 0.01, "page \(n): \(bl) around \(t)")
         }
         let check = try run("qpdf", ["--check", pdf])
         #expect(check.status == 0, "\(check.stdout)")
@@ -99,11 +88,15 @@ import BookRenderKit
         let r = try bookrender(["cover", sample("memoir"), "-o", pdf, "--profile", "kdp", "--paper", "cream",
                                 "--png", dir.appendingPathComponent("png").path, "--dpi", "50"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("spine 0.0600 in for 24 interior pages"), "24 pages × 0.0025 in: \(r.stderr)")
-        let b = try #require(try boxes(pdf)[1])
+        let kdp = try profile("kdp")
+        let spine = try kdp.spineWidth(pages: 24, paper: "cream")
+        #expect(r.stderr.contains(String(format: "spine %.4f in for 24 interior pages", spine)), "\(r.stderr)")
+        let b = try #require(try PDFReaders.boxes(URL(fileURLWithPath: pdf)).first)
         let trim = try #require(b["TrimBox"]), bleed = try #require(b["BleedBox"])
-        #expect(abs(trim.width - (2 * 432 + 0.06 * 72)) < 0.01 && abs(trim.height - 648) < 0.01)
-        #expect(abs(bleed.width - trim.width - 18) < 0.01 && abs(bleed.height - trim.height - 18) < 0.01)
+        #expect(abs(trim.width - (2 * 432 + spine * 72)) < 0.01 && abs(trim.height - 648) < 0.01)
+        // A cover has bleed all round, as wide as the profile's widest.
+        let all = [kdp.bleed.top, kdp.bleed.bottom, kdp.bleed.inner, kdp.bleed.outer].map(\.points).max()!
+        #expect(abs(bleed.width - trim.width - 2 * all) < 0.01 && abs(bleed.height - trim.height - 2 * all) < 0.01)
         #expect(try run("qpdf", ["--check", pdf]).status == 0)
         // The barcode area, 2 × 1.2 in at the back's bottom right, is plain white in the raster.
         let png = dir.appendingPathComponent("png/page-001.png").path

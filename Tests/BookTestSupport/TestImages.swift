@@ -2,56 +2,28 @@ import Foundation
 
 /// Test inputs made at test time, so the suite carries no binary fixtures: JPEGs from cjpeg
 /// (libjpeg-turbo-progs), PNGs and CMYK JPEGs from ImageMagick's convert, both installed by
-/// scripts/install-deps.sh. What no tool writes (plain CMYK JPEGs, EXIF orientation) is put
-/// together byte by byte here.
-///
-/// The same file serves BookResolveTests and BookRenderTests (the second is a symlink).
-enum TestImages {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
+/// scripts/install-deps.sh. What no tool writes (plain CMYK JPEGs, EXIF orientation, a PNG for
+/// tests that must run without image tools) is put together byte by byte here.
+public enum TestImages {
     // MARK: Running tools
 
-    static func tool(_ name: String) throws -> String {
-        for directory in ["/usr/bin", "/usr/local/bin", "/bin"] {
-            let path = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        throw Failure(description: "\(name) is not installed; run scripts/install-deps.sh")
-    }
-
     /// Runs `body` in a fresh temporary directory and removes it afterwards.
-    static func inTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("bookrender-images-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    public static func inTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+        let directory = try temporaryDirectory("images")
         defer { try? FileManager.default.removeItem(at: directory) }
         return try body(directory)
     }
 
-    /// Runs a tool in `directory`; stdout and stderr go to files so a chatty tool cannot block.
-    static func run(_ name: String, _ arguments: [String], in directory: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try tool(name))
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let errors = directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let errorHandle = try FileHandle(forWritingTo: errors)
-        process.standardError = errorHandle
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try errorHandle.close()
-        guard process.terminationStatus == 0 else {
-            let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            throw Failure(description: "\(name) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
+    /// Runs a tool in `directory`; a tool that fails is an error carrying what it printed.
+    public static func run(_ name: String, _ arguments: [String], in directory: URL) throws {
+        let result = try BookTestSupport.run(name, arguments, currentDirectory: directory)
+        guard result.status == 0 else {
+            throw ToolError("\(name) \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
         }
     }
 
     /// ImageMagick: `arguments` then `output` (which may carry a format prefix, "PNG8:out.png").
-    static func convert(_ arguments: [String], output: String = "out.png") throws -> Data {
+    public static func convert(_ arguments: [String], output: String = "out.png") throws -> Data {
         try inTemporaryDirectory { directory in
             try run("convert", arguments + [output], in: directory)
             let file = output.split(separator: ":").last.map(String.init) ?? output
@@ -60,7 +32,7 @@ enum TestImages {
     }
 
     /// cjpeg from a binary PPM, with options such as "-progressive", "-grayscale", "-rgb".
-    static func cjpeg(_ ppm: Data, _ options: [String] = [], quality: Int = 95) throws -> Data {
+    public static func cjpeg(_ ppm: Data, _ options: [String] = [], quality: Int = 95) throws -> Data {
         try inTemporaryDirectory { directory in
             try ppm.write(to: directory.appendingPathComponent("in.ppm"))
             try run("cjpeg", ["-quality", "\(quality)"] + options + ["-outfile", "out.jpg", "in.ppm"], in: directory)
@@ -70,7 +42,7 @@ enum TestImages {
 
     // MARK: Pixels
 
-    static func ppm(width: Int, height: Int, pixel: (Int, Int) -> (UInt8, UInt8, UInt8)) -> Data {
+    public static func ppm(width: Int, height: Int, pixel: (Int, Int) -> (UInt8, UInt8, UInt8)) -> Data {
         let header = Array("P6\n\(width) \(height)\n255\n".utf8)
         var bytes = [UInt8](repeating: 0, count: header.count + width * height * 3)
         bytes.replaceSubrange(0..<header.count, with: header)
@@ -87,17 +59,17 @@ enum TestImages {
         return Data(bytes)
     }
 
-    static func solidPPM(width: Int, height: Int, _ rgb: (UInt8, UInt8, UInt8)) -> Data {
+    public static func solidPPM(width: Int, height: Int, _ rgb: (UInt8, UInt8, UInt8)) -> Data {
         ppm(width: width, height: height) { _, _ in rgb }
     }
 
     /// A solid-red baseline JPEG, the most common input.
-    static func redJPEG(width: Int = 64, height: Int = 48, _ options: [String] = []) throws -> Data {
+    public static func redJPEG(width: Int = 64, height: Int = 48, _ options: [String] = []) throws -> Data {
         try cjpeg(solidPPM(width: width, height: height, (255, 0, 0)), options)
     }
 
     /// A photo-like gradient, so compressed data is not trivially small.
-    static func gradientJPEG(width: Int, height: Int, _ options: [String] = []) throws -> Data {
+    public static func gradientJPEG(width: Int, height: Int, _ options: [String] = []) throws -> Data {
         try cjpeg(ppm(width: width, height: height) { x, y in
             (UInt8((x * 255) / max(width - 1, 1)), UInt8((y * 255) / max(height - 1, 1)), UInt8((x ^ y) & 0xFF))
         }, options, quality: 90)
@@ -109,7 +81,7 @@ enum TestImages {
     /// optionally with an Adobe APP14 marker. Needed because ImageMagick writes CMYK only as
     /// YCCK, and nothing writes plain or unmarked CMYK. A flat block has only a DC coefficient,
     /// 8·(value − 128) with unit quantisation, so the entropy coding fits in a few lines.
-    static func flatJPEG(width: Int, height: Int, components: [UInt8], adobeTransform: UInt8?) -> Data {
+    public static func flatJPEG(width: Int, height: Int, components: [UInt8], adobeTransform: UInt8?) -> Data {
         var out: [UInt8] = [0xFF, 0xD8]
         func segment(_ marker: UInt8, _ payload: [UInt8]) {
             let length = payload.count + 2
@@ -183,7 +155,7 @@ enum TestImages {
 
     /// A TIFF block whose IFD0 has an ImageDescription entry and then Orientation, so a reader
     /// must walk the entries rather than look at the first.
-    static func exifTIFF(orientation: Int, bigEndian: Bool, type: Int = 3) -> [UInt8] {
+    public static func exifTIFF(orientation: Int, bigEndian: Bool, type: Int = 3) -> [UInt8] {
         func u16(_ v: Int) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)] }
         func u32(_ v: Int) -> [UInt8] { bigEndian ? u16(v >> 16) + u16(v & 0xFFFF) : u16(v & 0xFFFF) + u16(v >> 16) }
         let value: [UInt8] = type == 4 ? u32(orientation) : u16(orientation) + [0, 0]
@@ -196,7 +168,7 @@ enum TestImages {
 
     /// The JPEG with an Exif APP1 segment (preceded by an XMP APP1, which must be skipped)
     /// right after SOI.
-    static func withExifOrientation(_ jpeg: Data, _ orientation: Int, bigEndian: Bool = false) -> Data {
+    public static func withExifOrientation(_ jpeg: Data, _ orientation: Int, bigEndian: Bool = false) -> Data {
         func app1(_ payload: [UInt8]) -> [UInt8] {
             [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
         }
@@ -209,12 +181,12 @@ enum TestImages {
 
     // MARK: PNG chunks
 
-    struct Chunk {
-        let type: String
-        let data: [UInt8]
+    public struct Chunk: Sendable {
+        public let type: String
+        public let data: [UInt8]
     }
 
-    static func chunks(_ png: Data) -> [Chunk] {
+    public static func chunks(_ png: Data) -> [Chunk] {
         let bytes = [UInt8](png)
         var offset = 8
         var result: [Chunk] = []
@@ -228,8 +200,29 @@ enum TestImages {
         return result
     }
 
+    /// An 8×8 RGB PNG in one colour derived from `seed`, written without any image tool: its
+    /// deflate stream is a stored (uncompressed) block, which is valid zlib.
+    public static func tinyPNG(_ seed: UInt8 = 7) -> Data {
+        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return be32(UInt32(data.count)) + body + be32(crc32(body))
+        }
+        func adler(_ bytes: [UInt8]) -> UInt32 {
+            var a: UInt32 = 1, b: UInt32 = 0
+            for x in bytes { a = (a + UInt32(x)) % 65521; b = (b + a) % 65521 }
+            return b << 16 | a
+        }
+        var raw: [UInt8] = []
+        for _ in 0..<8 { raw.append(0); for _ in 0..<8 { raw += [seed, 255 &- seed, 128] } }
+        let n = UInt16(raw.count)
+        let zlib: [UInt8] = [0x78, 0x01, 1, UInt8(n & 255), UInt8(n >> 8), UInt8(~n & 255), UInt8(~n >> 8)] + raw + be32(adler(raw))
+        let ihdr = be32(8) + be32(8) + [8, 2, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", zlib) + chunk("IEND", []))
+    }
+
     /// The PNG with a chunk inserted after IHDR (with a correct CRC, so libpng keeps it).
-    static func insertingChunk(_ type: String, _ data: [UInt8], into png: Data) -> Data {
+    public static func insertingChunk(_ type: String, _ data: [UInt8], into png: Data) -> Data {
         var bytes = [UInt8](png)
         let typeBytes = Array(type.utf8)
         let length = data.count
@@ -241,7 +234,7 @@ enum TestImages {
         return Data(bytes)
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)

@@ -1,1 +1,0 @@
-../BookResolveTests/TestImages.swift
