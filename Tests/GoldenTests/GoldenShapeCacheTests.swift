@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import BookCompare
+import BookRenderKit
 import BookTestSupport
 
 /// Every golden case exported by the built program with its shaping cache on and off
@@ -22,7 +22,7 @@ import BookTestSupport
             guard !GoldenCase.recording, FileManager.default.fileExists(atPath: c.expected.path) else { continue }
             let reportDirectory = GoldenCase.failures.appendingPathComponent("shape-cache-\(setting)/\(c.feature)/\(c.name)")
             try? FileManager.default.removeItem(at: reportDirectory)
-            let report = try Comparison.compare(expected: .folder(c.expected), actual: .folder(png), reportDirectory: reportDirectory)
+            let report = try PageComparison.compare(expected: .folder(c.expected), actual: .folder(png), reportFolder: reportDirectory)
             #expect(report.status == .same, "\(c) with BOOKRENDER_SHAPE_CACHE=\(setting) differs from its reference; see \(reportDirectory.path)/index.html\n\(report.summaryText(reportDirectory: reportDirectory))")
             if report.status == .same { try? FileManager.default.removeItem(at: reportDirectory) }
         }
