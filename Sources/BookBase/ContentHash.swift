@@ -6,7 +6,7 @@ import CShim
 /// Also the digest of the renderer's executable in batch fingerprints. SHA-256 stays where a
 /// name must hold against someone forging it (the generation cache, the rest of a fingerprint);
 /// here a collision could only mix up two pictures of the one book made to collide, and the
-/// speed is what an export of 48 MB of JPEGs waits for.
+/// speed is what an export of a picture book's JPEGs waits for.
 public final class ContentHash: HexDigest, OneCallDigest {
     public required init() {
         super.init(Hasher(new: { shim_xxh3_new() }, update: { shim_xxh3_update($0, $1, $2) },

@@ -4,8 +4,8 @@ import BookResolve
 
 /// A folder of symbolic links to exactly the manifest's font files, so that fontconfig can add the
 /// private font set as a directory and keep its scan in a cache, instead of opening and measuring
-/// every file (Noto CJK above all) in every process: about 30 ms a run, most of a small book's
-/// export in a batch.
+/// every file (Noto CJK above all) in every process, which cost most of a small book's export in
+/// a batch.
 ///
 /// The folder's name carries a SHA-256 of each file's path, size and modification time, so a font
 /// package upgrade makes a new folder and a fresh scan rather than a stale cache. Links are named

@@ -70,7 +70,7 @@ public final class TextLayout {
 
     /// Frees the Pango layouts, on the thread that owns them, once the glyph runs are made: the
     /// lines and runs are all a PDF export draws, and Pango's objects are most of a layout's
-    /// memory (a 281-page memoir's held 30 MB). Afterwards `pangoLine` is nil. Does nothing
+    /// memory, and a long memoir's would otherwise be held to the end. Afterwards `pangoLine` is nil. Does nothing
     /// when the runs are not made or Pango must draw.
     func releasePango() {
         guard case .some(.some) = madeGlyphLines else { return }

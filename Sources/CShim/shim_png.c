@@ -220,14 +220,9 @@ int shim_png_write(const char *path, const uint8_t *pixels, int width, int heigh
     uint32_t ppm = shim_png_pixels_per_metre(dpi);
     if (ppm > 0) png_set_pHYs(png, info, ppm, ppm, PNG_RESOLUTION_METER);
     /* Speed over size: page rasters are flat paper, text and photos, and a photo's noise defeats
-     * any LZ search. Measured on whole exports at 150 dpi, one worker (release build):
-     *   34 full-bleed 1125x1500 photo pages: zlib 3 + SUB|UP 4.2 s / 64.7 MB;
-     *                                        zlib 1 + SUB|UP 2.5 s / 67.4 MB; zlib 1 + UP 2.3 s / 67.7 MB
-     *   samples/memoir (text, a few photos): 3.4 MB; 3.6 MB; 3.7 MB
-     * Earlier, on single 1238x1650 pages: libpng's default (zlib 6, all five filters) took 61 ms
-     * for a text page and 240 ms for photo and text, against 27 and 65 ms at zlib 3 + SUB|UP.
-     * Level 1 with the UP filter alone (which turns repeated rows of paper into zeros) keeps
-     * files within 5 % of level 3 for well under two thirds of the time. */
+     * any LZ search. Level 1 with the UP filter alone (which turns repeated rows of paper into
+     * zeros) keeps files close to what higher levels and more filters give, in a fraction of
+     * their time (docs/benchmarks.md has the method). */
     png_set_compression_level(png, SHIM_PNG_ZLIB_LEVEL);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, SHIM_PNG_FILTERS);
     png_write_info(png, info);

@@ -52,9 +52,9 @@ final class QPDFDocument {
         defer { close(fd) }
         var info = stat()
         // The kernel maps the cached pages around each one qpdf touches (64 KiB at a time), all of
-        // them counted in the process's memory: a 331-page picture book's 480 MB PDF added 21 MB.
-        // Such a file is mostly image data with few objects, which qpdf reads from the file
-        // cheaply enough.
+        // them counted in the process's memory, which for a long picture book's PDF is no longer
+        // small. Such a file is mostly image data with few objects, which qpdf reads from the
+        // file cheaply enough.
         guard fstat(fd, &info) == 0, info.st_size > 0, info.st_size <= 64 << 20,
               let address = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else { return nil }
         return (address, Int(info.st_size))

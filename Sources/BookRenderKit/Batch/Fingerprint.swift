@@ -13,8 +13,8 @@ public struct Fingerprinter: Sendable {
     public init(executable: URL, resources: ResourceLocator?) {
         let h = Hasher256()
         h.add("bookrender-batch-2")
-        // A release build is 85 MB (the Swift runtime linked in): SHA-256 of it took 55 ms of
-        // every batch, before the first job. Its XXH3-128 names its content as well, in a few ms.
+        // A release build is large (the Swift runtime is linked in): SHA-256 of it held up every
+        // batch before its first job. Its XXH3-128 names its content as well, in a fraction of the time.
         h.add(fileDigest: executable)
         if let resources {
             for url in Self.files(under: resources.templates) + [resources.fontManifest] {
