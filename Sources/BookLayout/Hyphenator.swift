@@ -136,6 +136,7 @@ public final class Hyphenator {
     // MARK: - Words
 
     private func hyphenateToken(_ token: Substring) -> String {
+        if let ascii = hyphenateASCIIToken(token) { return ascii }
         if token.unicodeScalars.contains(where: { $0 == "\u{00AD}" || $0.properties.numericType != nil }) { return String(token) }
         if Self.looksLikeAddress(token) { return String(token) }
         // Letter runs between punctuation: "well-known," → "well", "known"; "l’université" → "l", "université".
@@ -158,6 +159,38 @@ public final class Hyphenator {
         }
         flush()
         return out
+    }
+
+    /// The same for a token of ASCII alone (most words of most books), on its bytes: a Character
+    /// walk costs more than libhyphen itself. Nil for any other token.
+    private func hyphenateASCIIToken(_ token: Substring) -> String? {
+        let bytes = Array(token.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        if bytes.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) || Self.looksLikeAddress(token) { return String(token) }
+        func isLetter(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        var runStart = 0
+        func flush(_ end: Int) {
+            let run = bytes[runStart..<end]
+            if run.count >= minimumWordLength {
+                let lowered = run.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+                var cuts = Set(libhyphenBreaks(encoded: lowered, boundaryAfterUnit: Array(1...run.count), characters: run.count))
+                for (i, b) in run.enumerated() {
+                    if cuts.remove(i) != nil { out.append(contentsOf: [0xC2, 0xAD]) }
+                    out.append(b)
+                }
+            } else {
+                out.append(contentsOf: run)
+            }
+        }
+        for (i, b) in bytes.enumerated() where !isLetter(b) {
+            flush(i)
+            out.append(b)
+            runStart = i + 1
+        }
+        flush(bytes.count)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// URLs, e-mail addresses and paths: "://", "@" or "/" anywhere, or "www." in front (any case).
@@ -202,6 +235,12 @@ public final class Hyphenator {
             boundaryAfterUnit.append(contentsOf: repeatElement(0, count: lowered.unicodeScalars.count - 1))
             boundaryAfterUnit.append(i + 1)
         }
+        return libhyphenBreaks(encoded: encoded, boundaryAfterUnit: boundaryAfterUnit, characters: chars.count)
+    }
+
+    /// libhyphen on the encoded, lowercased word; `boundaryAfterUnit[k]` is the number of
+    /// Characters before a break after unit k (0 inside a Character).
+    private func libhyphenBreaks(encoded: [UInt8], boundaryAfterUnit: [Int], characters: Int) -> [Int] {
         let units = boundaryAfterUnit.count
         let size = encoded.count
         guard size > 0, size < 250 else { return [] }
@@ -230,7 +269,7 @@ public final class Hyphenator {
             // which a soft hyphen cannot express.
             if let rep, rep[k] != nil { continue }
             let before = boundaryAfterUnit[k]
-            guard before >= leftMinimum, chars.count - before >= rightMinimum else { continue }
+            guard before >= leftMinimum, characters - before >= rightMinimum else { continue }
             result.append(before)
         }
         return result
