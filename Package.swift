@@ -9,6 +9,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The image providers' HTTP: pure Swift, nothing loaded at start-up by the processes that never call one.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // cairo, pango/pangocairo, fontconfig, libpng, libhyphen and libqrencode from Debian.
@@ -28,8 +31,6 @@ let package = Package(
         // qpdf's C API (libqpdf-dev): the finishing step writes what cairo cannot (TrimBox/BleedBox,
         // outline, labels).
         .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
-        // libcurl (libcurl4-openssl-dev): the image providers' HTTP.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The program's shaping cache: it defines HarfBuzz's hb_shape and hb_buffer_add_utf8 for the
         // whole process, so only the executable may depend on it (see include/shape_cache.h).
         .target(
@@ -46,7 +47,10 @@ let package = Package(
         .target(name: "BookRender", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF"]),
         .target(name: "BookCompare", dependencies: ["BookBase", "CShim", "CGraphics"]),
         // The optional generation step: providers, prompts, queue, cache, journal.
-        .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CGraphics", "CCurl"]),
+        .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CGraphics",
+                                                       .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                       .product(name: "NIOCore", package: "swift-nio"),
+                                                       .product(name: "NIOHTTP1", package: "swift-nio")]),
         // The library product: the pipeline as an API that the CLI, batch and tests call.
         .target(name: "BookRenderKit", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout",
                                                       "BookRender", "BookCompare", "BookIllustrate"]),

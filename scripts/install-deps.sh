@@ -11,7 +11,6 @@ packages=(
   libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
   libqrencode-dev
   libtcmalloc-minimal4  # the program's allocator (see Package.swift)
-  libcurl4-openssl-dev  # the illustration providers' HTTP
   libqpdf-dev ghostscript  # PDF finishing (boxes, outline) and CMYK PDF/X-1a
   # the private font set (see fonts/fonts.json)
   fonts-sil-andika fonts-linuxlibertine fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji

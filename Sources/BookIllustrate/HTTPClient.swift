@@ -1,4 +1,8 @@
 import Foundation
+import Synchronization
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
 
 /// A request as the providers build it.
 struct HTTPRequest: Sendable {
@@ -23,44 +27,66 @@ struct HTTPResponse: Sendable {
     var body: Data
 }
 
-/// HTTP through libcurl (`CurlTransfer`). Each exchange
-/// blocks a thread of its own, so requests run side by side as the job runner asks.
+/// HTTP through async-http-client (SwiftNIO, TLS from BoringSSL inside it): pure Swift, so a
+/// process that never calls a provider (every export) loads no HTTP or TLS library at start-up.
+/// One client for the process, as async-http-client wants; requests run side by side on its event
+/// loops as the job runner asks.
 final class HTTPClient: Sendable {
     let timeout: Double
 
     init(timeout: Double) { self.timeout = timeout }
 
+    /// Generated pictures come back as base64 in JSON: far more than any page needs, far less than this.
+    static let largestBody = 512 << 20
+
     func send(_ request: HTTPRequest) async throws(ProviderFailure) -> HTTPResponse {
-        let timeout = self.timeout
-        let result = await withCheckedContinuation { (done: CheckedContinuation<Result<HTTPResponse, ProviderFailure>, Never>) in
-            Thread.detachNewThread { done.resume(returning: Self.perform(request, timeout: timeout)) }
-        }
-        return try result.get()
-    }
-
-    private static func perform(_ request: HTTPRequest, timeout: Double) -> Result<HTTPResponse, ProviderFailure> {
-        let outcome = CurlTransfer.perform(method: request.httpMethod, url: request.url.absoluteString,
-                                           headers: request.headers.map { "\($0.name): \($0.value)" },
-                                           body: request.httpBody, timeout: timeout)
-        switch outcome {
-        case .success(let response):
-            return .success(HTTPResponse(status: response.status, headers: headerFields(response.headerLines), body: response.body))
-        case .failure(let failure) where failure.timedOut:
-            return .failure(ProviderFailure(.retryable, "timed out after \(Int(timeout)) s"))
-        case .failure(let failure):
-            return .failure(ProviderFailure(.retryable, "network error: \(failure.message) (curl \(failure.code))"))
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.httpMethod)
+        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+        if let body = request.httpBody { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout * 1_000_000_000))
+        do {
+            let response = try await client.execute(outgoing, deadline: deadline)
+            let body = try await response.body.collect(upTo: Self.largestBody)
+            var headers: [String: String] = [:]
+            for field in response.headers { headers[field.name.lowercased()] = field.value }
+            return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
+        } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .connectTimeout].contains(error) {
+            throw ProviderFailure(.retryable, "timed out after \(Int(timeout)) s")
+        } catch {
+            throw ProviderFailure(.retryable, "network error: \(error)")
         }
     }
 
-    /// "Name: value" lines after the status line; a repeated name keeps its last value.
-    static func headerFields(_ head: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for line in head.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }).dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()] =
-                line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    /// The process's clients, one per time-out, never shut down: they live as long as the
+    /// process, as `AsyncHTTPClient.HTTPClient.shared` does.
+    private static let clients = Mutex<[Double: AsyncHTTPClient.HTTPClient]>([:])
+
+    private var client: AsyncHTTPClient.HTTPClient {
+        Self.clients.withLock { clients in
+            if let client = clients[timeout] { return client }
+            let client = AsyncHTTPClient.HTTPClient(eventLoopGroup: .singletonMultiThreadedEventLoopGroup,
+                                                    configuration: Self.configuration(ProcessInfo.processInfo.environment, timeout: timeout))
+            clients[timeout] = client
+            return client
         }
-        return fields
+    }
+
+    static func configuration(_ environment: [String: String], timeout: Double) -> AsyncHTTPClient.HTTPClient.Configuration {
+        // The read and connect time-outs fire on the connection's own event loop, however busy the
+        // program's other threads are; the deadline of each request bounds the whole exchange.
+        let limit = TimeAmount.nanoseconds(Int64(timeout * 1_000_000_000))
+        var configuration = AsyncHTTPClient.HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: .init(connect: limit, read: limit),
+            decompression: .enabled(limit: .size(largestBody)))
+        configuration.proxy = ProxyVariables(environment).proxy
+        // A connection that cannot be made fails its request at once; the job runner retries it
+        // with its own backoff, bounded, and says so.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        // As many connections to one provider as calls may be in flight (`--concurrency`).
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        return configuration
     }
 
     /// The classification every provider shares; provider-specific cases are checked first by the caller.
