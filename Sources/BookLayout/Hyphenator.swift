@@ -240,10 +240,13 @@ public final class Hyphenator {
 
     /// libhyphen on the encoded, lowercased word; `boundaryAfterUnit[k]` is the number of
     /// Characters before a break after unit k (0 inside a Character).
-    private func libhyphenBreaks(encoded: [UInt8], boundaryAfterUnit: [Int], characters: Int) -> [Int] {
+    private func libhyphenBreaks(encoded word: [UInt8], boundaryAfterUnit: [Int], characters: Int) -> [Int] {
         let units = boundaryAfterUnit.count
-        let size = encoded.count
+        let size = word.count
         guard size > 0, size < 250 else { return [] }
+        // libhyphen looks for its NOHYPHEN strings (apostrophes and dashes by default) with strstr,
+        // past `size`, and marks what it finds there in `hyphens`: the word must end in a NUL.
+        let encoded = word + [0]
         var hyphens = [CChar](repeating: 0, count: size + 5)
         var rep: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         var pos: UnsafeMutablePointer<Int32>?
