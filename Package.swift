@@ -59,11 +59,7 @@ let package = Package(
             dependencies: [
                 "BookRenderKit", "CShapeCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            // tcmalloc's thread caches instead of glibc's per-thread arenas, which grow a page at a
-            // time (an mprotect call each) while Pango works on the helper threads. The program
-            // only: tests keep the system allocator.
-            linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4")]
+            ]
         ),
         // Shared by the test targets: the repository's folders, books opened through the library, tools
         // to run, test images, PDF readers and the golden cases.
