@@ -2,7 +2,9 @@
 """Renders the benchmark corpus with bookrender, WeasyPrint and Typst and prints one table.
 
 Run through bench/run.sh, which builds bookrender, makes the corpus and the virtual environment.
-Environment: BOOKRENDER_BIN (the release binary), BENCH_RUNS (runs per measurement, default 3).
+Environment: BOOKRENDER_BIN (the release binary), BENCH_RUNS (runs per measurement, default 3),
+BENCH_ALSO (other builds of bookrender to compare, as space-separated NAME=PATH: each gets rows of
+its own for the picture book and the memoir, its runs interleaved with the others').
 """
 import glob, json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -13,6 +15,7 @@ OUT = os.path.join(WORK, "out")
 BIN = os.environ["BOOKRENDER_BIN"]
 VENV = os.path.join(HERE, ".venv", "bin")
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+ALSO = dict(item.split("=", 1) for item in os.environ.get("BENCH_ALSO", "").split())
 
 
 def run_once(cmd, cwd=None, before=None):
@@ -70,8 +73,8 @@ def pages(pdf):
 
 def render(tool, book, pdf):
     folder = os.path.join(CORPUS, book)
-    if tool == "bookrender":
-        return [BIN, "export", os.path.join(folder, "book.json"), "-o", pdf], None
+    if tool == "bookrender" or tool in ALSO:
+        return [ALSO.get(tool, BIN), "export", os.path.join(folder, "book.json"), "-o", pdf], None
     if tool == "WeasyPrint":
         return [os.path.join(VENV, "weasyprint"), "book.html", pdf], folder
     return [os.path.join(VENV, "python"), "-c", f"import typst; typst.compile('book.typ', output={pdf!r})"], folder
@@ -83,14 +86,18 @@ def version(tool):
     if tool == "Typst":
         return "typst-py " + subprocess.run([os.path.join(VENV, "python"), "-c", "import importlib.metadata as m; print(m.version('typst'))"],
                                             capture_output=True, text=True).stdout.strip()
+    if tool in ALSO:
+        return f"bookrender built otherwise: {ALSO[tool]}"
     return "bookrender (release build of this checkout)"
 
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    rows, results = [], {"runs": RUNS, "tools": {t: version(t) for t in ("bookrender", "WeasyPrint", "Typst")}}
+    tools = ("bookrender", *ALSO, "WeasyPrint", "Typst")
+    with open(os.path.join(CORPUS, "corpus.json")) as f:
+        corpus = json.load(f)
+    rows, results = [], {"runs": RUNS, "tools": {t: version(t) for t in tools}, "corpus": corpus}
     print(f"runs per measurement: {RUNS} (median)", file=sys.stderr)
-    tools = ("bookrender", "WeasyPrint", "Typst")
     for book in ("picture", "memoir"):
         print(f"  {book} with {', '.join(tools)}, runs interleaved…", file=sys.stderr)
         pdfs = [os.path.join(OUT, f"{book}-{tool}.pdf") for tool in tools]
@@ -152,6 +159,8 @@ def main():
     for book, tool, wall, rss, size, n, pps, ratio in rows:
         lines.append(f"| {book} | {tool} | {wall:.2f} | {rss:.0f} | {size:.1f} | {n} | {pps:.1f} | {ratio:.1f}× |")
     lines.append("")
+    lines.append(f"Memoir text: {corpus['memoirWords']:,} words ({corpus['memoirDistinctWords']:,} distinct) from "
+                 f"{corpus['text']}.")
     lines.append(f"Floor (read the picture book's {len(jpegs)} JPEGs, {jpeg_bytes / 2**20:.1f} MiB, and write them to one file): "
                  f"{floor:.2f} s; bookrender picture-book PDF = {rows[0][2] / floor:.1f}× the floor; "
                  f"PDF size = {br_pdf / jpeg_bytes:.3f}× the JPEG bytes.")
