@@ -196,7 +196,7 @@ def main():
     lines = ["| book | tool | wall s (median) | peak RSS MiB | PDF MiB | pages | pages/s | time ÷ bookrender |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
     for book, tool, wall, rss, size, n, pps, ratio in rows:
-        lines.append(f"| {book} | {tool} | {wall:.2f} | {rss:.0f} | {size:.1f} | {n} | {pps:.1f} | {ratio:.1f}× |")
+        lines.append(f"| {book} | {tool} | {wall:.3f} | {rss:.0f} | {size:.1f} | {n} | {pps:.0f} | {ratio:.2f}× |")
     lines.append("")
     lines.append(f"Runs repeated because other processes took more than {QUIET:.0%} of the CPUs meanwhile: "
                  f"{NOISE['repeated']}; kept after {RETRIES} tries: {NOISE['kept']}.")
