@@ -205,6 +205,9 @@ public final class Hyphenator {
         let units = boundaryAfterUnit.count
         let size = encoded.count
         guard size > 0, size < 250 else { return [] }
+        // libhyphen looks for its NOHYPHEN strings (apostrophes and dashes by default) with strstr,
+        // past `size`, and marks what it finds there in `hyphens`: the word must end in a NUL.
+        encoded.append(0)
         var hyphens = [CChar](repeating: 0, count: size + 5)
         var rep: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         var pos: UnsafeMutablePointer<Int32>?
