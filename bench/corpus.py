@@ -4,18 +4,18 @@
 picture/   33-page picture book, 7.5 x 10 in, one full-bleed 300-dpi JPEG per page (ImageMagick plasma, fixed seeds)
 picture330/ the same book ten times over (330 pages); each copy of a picture gets a JPEG comment with its
            number, so every page has its own bytes and content hash (same pixels, no dedup in the PDF)
-memoir/    ~60,000-word memoir, 6 x 9 in, chapters with text and photos
+memoir/    ~60,000-word memoir, 6 x 9 in, 20 chapters of text, each followed by a photo
 batch/     40 mixed books (small picture books and memoir excerpts) sharing those pictures by hard link
-Each book also gets book.html (WeasyPrint) and book.typ (Typst) made from the same content.
+Every text is real prose, paragraphs of the Debian Administrator's Handbook (see prose.py); corpus.json
+says which version and how many words. Each book also gets book.html (WeasyPrint) and book.typ (Typst)
+made from the same content and the same characters.
 """
-import concurrent.futures, hashlib, json, os, random, shutil, subprocess, sys
+import concurrent.futures, json, os, subprocess
+
+import prose
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, ".work", "corpus")
-WORDS = ("the garden remembered an extraordinary afternoon when grandmother opened the kitchen window and we "
-         "walked along the river toward the old mill while summer letters arrived every tuesday from a cousin in "
-         "the north and the neighbourhood bicycle leaned against a lighthouse of comfortable silence photographs "
-         "of weddings harvests and winters filled the drawer beside the stove").split()
 
 
 def sh(*args):
@@ -26,16 +26,6 @@ def picture(path, seed, w, h):
     if not os.path.exists(path):
         sh("convert", "-seed", str(seed), "-size", f"{w}x{h}", "plasma:fractal", "-quality", "92",
            "-density", "300", "-units", "PixelsPerInch", "-sampling-factor", "4:2:0", path)
-
-
-def prose(rng, words):
-    out, n = [], 0
-    while n < words:
-        k = rng.randint(40, 160)
-        p = " ".join(rng.choice(WORDS) for _ in range(k))
-        out.append(p[0].upper() + p[1:] + ".")
-        n += k
-    return out
 
 
 def with_comment(src, dst, label):
@@ -56,11 +46,17 @@ def write(path, text):
 
 
 def esc(s):
-    return s.replace("&", "&amp;").replace("<", "&lt;")
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def typ_str(s):
-    return s.replace("\\", "\\\\").replace('"', '\\"')
+# Characters that Typst markup reads as syntax (strong, emphasis, raw, math, code, labels,
+# references, headings, lists, comments, shorthands such as "--", "-?" and "...", smart quotes);
+# escaped, each stands for itself.
+TYP_SYNTAX = set("\\*_`$#<>@[]=-+/~'\".:")
+
+
+def typ_text(s):
+    return "".join("\\" + c if c in TYP_SYNTAX else c for c in s)
 
 
 def picture_book(folder, title, images, texts):
@@ -78,27 +74,30 @@ def picture_book(folder, title, images, texts):
     write(os.path.join(folder, "book.html"), f"<!doctype html><html><head><meta charset='utf-8'><style>{css}</style></head>"
           f"<body><section><h1>{esc(title)}</h1></section>{body}</body></html>")
     typ = ['#set page(width: 7.5in, height: 10in, margin: 0pt)', '#set text(size: 18pt)',
-           f'#align(center)[#text(size: 32pt)[{typ_str(title)}]]']
+           f'#align(center)[#text(size: 32pt)[{typ_text(title)}]]']
     for im, t in zip(images, texts):
         typ.append(f'#pagebreak()\n#image("images/{im}", width: 7.5in, height: 7.5in, fit: "cover")\n'
-                   f'#pad(x: 0.6in, y: 0.3in)[{typ_str(t)}]')
+                   f'#pad(x: 0.6in, y: 0.3in)[{typ_text(t)}]')
     write(os.path.join(folder, "book.typ"), "\n".join(typ) + "\n")
 
 
-def memoir(folder, title, chapters, words_per_chapter, photos, rng):
+def memoir(folder, title, chapters, words_per_chapter, photos, reader):
+    """Returns the paragraphs of its text."""
     pages, html, typ = [], [], ['#set page(width: 6in, height: 9in, margin: (x: 0.75in, y: 0.8in), numbering: "1")',
                                 '#set text(size: 11pt)', '#set par(justify: true, first-line-indent: 1.2em)',
-                                f'#align(center)[#text(size: 28pt)[{typ_str(title)}]]']
+                                f'#align(center)[#text(size: 28pt)[{typ_text(title)}]]']
     html.append(f"<h1 class='title'>{esc(title)}</h1>")
+    text = []
     for c in range(chapters):
-        paras = prose(rng, words_per_chapter)
+        paras = reader.words(words_per_chapter)
+        text += paras
         ph = photos[c % len(photos)]
         ch = f"Chapter {c + 1}"
         pages += [{"type": "chapter", "title": ch}, {"type": "text", "text": "\n\n".join(paras)},
                   {"type": "photo", "image": f"images/{ph}", "caption": f"Photograph {c + 1}"}]
-        html.append(f"<h1>{ch}</h1>" + "".join(f"<p>{p}</p>" for p in paras) +
+        html.append(f"<h1>{ch}</h1>" + "".join(f"<p>{esc(p)}</p>" for p in paras) +
                     f"<figure><img src='images/{ph}'><figcaption>Photograph {c + 1}</figcaption></figure>")
-        typ.append(f'#pagebreak()\n= {ch}\n' + "\n\n".join(paras) +
+        typ.append(f'#pagebreak()\n= {ch}\n' + "\n\n".join(typ_text(p) for p in paras) +
                    f'\n#figure(image("images/{ph}", width: 100%), caption: [Photograph {c + 1}])')
     book = {"schema": 1, "kind": "memoir", "title": title, "author": "Bench", "language": "en-US",
             "created": "2024-01-01T00:00:00Z", "theme": "memoir", "format": {"trim": "6x9"},
@@ -111,6 +110,7 @@ def memoir(folder, title, chapters, words_per_chapter, photos, rng):
     write(os.path.join(folder, "book.html"), f"<!doctype html><html lang='en'><head><meta charset='utf-8'><style>{css}</style>"
           f"</head><body>{''.join(html)}</body></html>")
     write(os.path.join(folder, "book.typ"), "\n".join(typ) + "\n")
+    return text
 
 
 def main():
@@ -121,8 +121,9 @@ def main():
     jobs += [(os.path.join(src, f"photo{i:02d}.jpg"), 2000 + i, 1800, 1200) for i in range(1, 11)]
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
         list(ex.map(lambda j: picture(*j), jobs))
-    rng = random.Random(42)
-    texts = [" ".join(p for p in prose(rng, 40))[:220] for _ in range(33)]
+    paras = prose.paragraphs()
+    captions = prose.Reader(paras)
+    texts = [captions.caption(220) for _ in range(33)]
 
     pb = os.path.join(OUT, "picture"); os.makedirs(os.path.join(pb, "images"), exist_ok=True)
     names = [f"p{i:02d}.jpg" for i in range(1, 34)]
@@ -142,13 +143,12 @@ def main():
     me = os.path.join(OUT, "memoir"); os.makedirs(os.path.join(me, "images"), exist_ok=True)
     photos = [f"photo{i:02d}.jpg" for i in range(1, 11)]
     for n in photos: link(os.path.join(src, n), os.path.join(me, "images", n))
-    memoir(me, "The Kitchen Table Years", 20, 3000, photos, random.Random(7))
+    memoir_text = memoir(me, "The Kitchen Table Years", 20, 3000, photos, prose.Reader(paras))
 
     batch = os.path.join(OUT, "batch"); os.makedirs(batch, exist_ok=True)
     for b in range(40):
         folder = os.path.join(batch, f"book{b + 1:02d}")
         os.makedirs(os.path.join(folder, "images"), exist_ok=True)
-        r = random.Random(100 + b)
         if b % 2 == 0:
             chosen = [names[(b + k) % 33] for k in range(8)]
             for n in chosen: link(os.path.join(src, n), os.path.join(folder, "images", n))
@@ -156,8 +156,15 @@ def main():
         else:
             chosen = [photos[(b + k) % 10] for k in range(3)]
             for n in chosen: link(os.path.join(src, n), os.path.join(folder, "images", n))
-            memoir(folder, f"Memoir {b + 1}", 3, 1500, chosen, r)
-    print(f"corpus ready in {OUT}")
+            # Each excerpt from its own place in the handbook.
+            memoir(folder, f"Memoir {b + 1}", 3, 1500, chosen, prose.Reader(paras, b * len(paras) // 40))
+    words = [w for p in memoir_text for w in p.split()]
+    source = {"text": f"{prose.PACKAGE} {prose.version()}", "paragraphs": len(paras),
+              "words": sum(len(p.split()) for p in paras), "memoirWords": len(words),
+              "memoirDistinctWords": len({w.strip(".,;:!?()[]\"'“”’").lower() for w in words})}
+    write(os.path.join(OUT, "corpus.json"), json.dumps(source, indent=1) + "\n")
+    print(f"corpus ready in {OUT}: the memoir has {len(words)} words ({source['memoirDistinctWords']} distinct) "
+          f"from {source['text']}")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@
 # BENCH_RUNS=N sets the runs per measurement (median; default 3). BOOKRENDER_BIN skips the build.
 set -eu
 cd "$(dirname "$0")/.."
-# What bookrender builds with, and what the benchmark itself runs: GNU time for peak memory, a venv.
-scripts/install-deps.sh time python3-venv
+# What bookrender builds with, and what the benchmark itself runs: GNU time for peak memory, a venv,
+# and the book whose paragraphs are the corpus's text (see bench/prose.py).
+scripts/install-deps.sh time python3-venv debian-handbook
 if [ -z "${BOOKRENDER_BIN:-}" ]; then
     # As scripts/render-samples.sh builds it: the Swift runtime and Foundation linked in.
     swift build -c release --static-swift-stdlib --scratch-path .build-bench --product bookrender >&2
