@@ -11,16 +11,18 @@ struct JSONDocument: Sendable {
     let root: JSONNode
     /// The UTF-8 text, kept to turn byte offsets into lines and columns.
     let bytes: [UInt8]
+    private let positions: TextPositions
 
     init(data: Data) throws(JSONSyntaxError) {
         bytes = [UInt8](data)
         var parser = JSONParser(bytes: bytes)
         root = try parser.parseDocument()
+        positions = TextPositions(bytes)
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     func position(of offset: Int) -> (line: Int, column: Int) {
-        TextPosition.of(offset, in: bytes)
+        positions.position(of: offset, in: bytes)
     }
 
     /// The node a decoding path leads to, as deep as the path exists.
@@ -91,6 +93,52 @@ struct JSONMember: Sendable {
 struct JSONSyntaxError: Error, Sendable {
     var offset: Int
     var message: String
+}
+
+/// Lines and columns of any offset without scanning the text from its start each time: a book
+/// with thousands of findings (every page of a long app file with an unknown field) would
+/// otherwise take time in the square of its size. Where each line starts, and how many characters
+/// start before every block of the text.
+struct TextPositions: Sendable {
+    private static let block = 4096
+    private let lineStarts: [Int]
+    private let charactersBeforeBlock: [Int]
+
+    init(_ bytes: [UInt8]) {
+        var lineStarts = [0], before = [Int](), characters = 0
+        before.reserveCapacity(bytes.count / Self.block + 1)
+        for (i, byte) in bytes.enumerated() {
+            if i % Self.block == 0 { before.append(characters) }
+            if byte == UInt8(ascii: "\n") { lineStarts.append(i + 1) }
+            if byte & 0xC0 != 0x80 { characters += 1 }
+        }
+        before.append(characters)
+        self.lineStarts = lineStarts
+        charactersBeforeBlock = before
+    }
+
+    func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        let end = max(0, min(offset, bytes.count))
+        // The last line start at or before `end`.
+        var low = 0, high = lineStarts.count
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if lineStarts[mid] <= end { low = mid } else { high = mid }
+        }
+        let lineStart = lineStarts[low]
+        var column = 1 + characters(before: end, in: bytes) - characters(before: lineStart, in: bytes)
+        // Editors do not show a byte order mark, so it is no column.
+        if lineStart == 0, end >= 3, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { column -= 1 }
+        return (low + 1, column)
+    }
+
+    /// Characters (UTF-8 sequences started) in bytes[0..<offset].
+    private func characters(before offset: Int, in bytes: [UInt8]) -> Int {
+        let block = offset / Self.block
+        var count = charactersBeforeBlock[block]
+        for i in (block * Self.block)..<offset where bytes[i] & 0xC0 != 0x80 { count += 1 }
+        return count
+    }
 }
 
 enum TextPosition {

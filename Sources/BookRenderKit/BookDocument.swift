@@ -76,7 +76,7 @@ public struct BookDocument: Sendable {
 
     func resolveWithResources() throws(BookRenderError) -> (ResolvedBook, ResourceLocator) {
         let settings = try settings.checked()
-        return try BookRenderError.wrap {
+        return try naming(BookRenderError.wrap {
             let resources = try settings.resources()
             let resolver = Resolver(templatesDirectory: resources.templates,
                                     options: .init(theme: settings.theme, strict: settings.strict, profile: settings.profile,
@@ -87,6 +87,19 @@ public struct BookDocument: Sendable {
                 Hyphenator.preload(language: book.language ?? ResolvedBook.defaultLanguage)
             }
             return (try resolver.resolve(book, folder: folder, tokens: tokens), resources)
+        })
+    }
+
+    /// The error with the book's file in front when its message does not name it already: a
+    /// problem found while resolving (a token, a picture) is worded by its JSON path alone.
+    private func naming<T>(_ body: @autoclosure () throws(BookRenderError) -> T) throws(BookRenderError) -> T {
+        do {
+            return try body()
+        } catch {
+            guard let file, error.kind == .invalidBook || error.kind == .unreadableInput, !error.message.contains(file) else { throw error }
+            var named = error
+            named.message = "\(file): \(error.message)"
+            throw named
         }
     }
 
