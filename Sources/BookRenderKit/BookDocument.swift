@@ -36,7 +36,11 @@ public struct BookDocument: Sendable {
             FontLibrary.preload(manifest: resources.fontManifest)
         }
         let loaded = try BookRenderError.wrap { try BookLoader.load(contentsOf: url) }
-        let name = url.path
+        // The file read, as the user named it: a folder's book is its book.json.
+        var isFolder: ObjCBool = false
+        let read = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+            ? url.appendingPathComponent("book.json") : url
+        let name = read.relativePath
         return BookDocument(book: loaded.book, folder: loaded.folder, source: loaded.source, file: name,
                             loadWarnings: loaded.warnings.map { Diagnostic(loadWarning: $0, file: name) },
                             settings: settings, loadSeconds: clock.elapsed)
