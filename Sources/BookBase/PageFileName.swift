@@ -16,6 +16,14 @@ public enum PageFileName {
         return Int(digits)
     }
 
+    /// Whether `name` is one bookrender gives a page or a spread preview.
+    public static func isPageOrSpread(_ name: String) -> Bool {
+        if pageNumber(of: name) != nil { return true }
+        guard name.hasPrefix("spread-"), name.hasSuffix(".png") else { return false }
+        let numbers = name.dropFirst(7).dropLast(4).split(separator: "-", omittingEmptySubsequences: false)
+        return (1...2).contains(numbers.count) && numbers.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 >= "0" && $0 <= "9" } }
+    }
+
     private static func padded(_ n: Int) -> String {
         let s = String(n)
         return s.count >= 3 ? s : String(repeating: "0", count: 3 - s.count) + s

@@ -48,7 +48,7 @@ extension BookDocument {
         }
         var paths = OutputPaths()
         if let file { paths.input(URL(fileURLWithPath: file), as: "the book") }
-        paths.output(options.pdf, as: "the cover PDF")
+        paths.output(options.pdf, as: "the cover PDF", kind: .pdf)
         try paths.verify()
         let (resolved, resources) = try document.resolveWithResources()
         return try BookRenderError.wrap {

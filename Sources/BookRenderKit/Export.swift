@@ -15,8 +15,16 @@ extension BookDocument {
         let settings = try self.settings.checked()
         var paths = OutputPaths()
         if let file { paths.input(URL(fileURLWithPath: file), as: "the book") }
-        if let pdf = options.pdf { paths.output(pdf, as: "the PDF") }
-        if let report = options.report { paths.output(report, as: "the report") }
+        if let pdf = options.pdf { paths.output(pdf, as: "the PDF", kind: .pdf) }
+        if let report = options.report { paths.output(report, as: "the report", kind: .json) }
+        if let png = options.png {
+            // The pages a previous export left there are what this one may replace; checked before
+            // anything is written.
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: png.folder.path)) ?? []
+            for name in names.sorted() where PageFileName.isPageOrSpread(name) {
+                paths.output(png.folder.appendingPathComponent(name), as: "a page PNG", kind: .png)
+            }
+        }
         try paths.verify()
 
         var timings: [ExportReport.StageTime] = [.init(stage: "load", seconds: loadSeconds)]
@@ -75,10 +83,6 @@ extension BookDocument {
             var pngFiles: [URL] = []
             if let png = options.png {
                 clock = StageClock()
-                for number in tree.pages.map(\.number) where selected?.contains(number) ?? true {
-                    paths.output(png.folder.appendingPathComponent(PageFileName.page(number)), as: "a page PNG")
-                }
-                try paths.verify()
                 try AtomicOutput.makeFolder(png.folder)
                 if settings.workers == 1 {
                     pngFiles = try PNGPageWriter(dpi: png.dpi, spreads: png.spreads).write(tree, to: png.folder, pages: selected)

@@ -33,7 +33,7 @@ public struct ExportOutcome: Codable {
     public func write(to url: URL, sparing inputs: [URL]) throws(BookRenderError) {
         var paths = OutputPaths()
         for input in inputs { paths.input(input, as: "an input") }
-        paths.output(url, as: "the report")
+        paths.output(url, as: "the report", kind: .json)
         try paths.verify()
         try JSONOutput.write(self, to: url)
     }

@@ -11,7 +11,7 @@ extension BookDocument {
     public func writeBookJSON(to url: URL, extractImages: Bool = false, replace: Bool = false) throws(BookRenderError) -> [URL] {
         var paths = OutputPaths()
         if let file { paths.input(URL(fileURLWithPath: file), as: "the book read") }
-        paths.output(url, as: "the book.json")
+        paths.output(url, as: "the book.json", kind: .json)
         try paths.verify()
         if FileManager.default.fileExists(atPath: url.path) && !replace {
             throw BookRenderError(.unwritableOutput, "\(url.path) exists; pass --force to replace it")

@@ -2,19 +2,44 @@ import Foundation
 
 /// No output may be an input of the same run (the book, one of its pictures) or another output
 /// of it: compared by resolved path and, for files that exist, by file identity, so a hard link
-/// or a symlink to the book is caught as well as its own name.
+/// or a symlink to the book is caught as well as its own name. And an existing file is replaced
+/// only by one of its own kind: a PDF by a PDF, a page PNG by a PNG, a report by JSON, so a
+/// mistyped path never turns someone's photo or spreadsheet into a PDF.
 struct OutputPaths {
     private struct Identity: Hashable { var device: UInt64; var inode: UInt64 }
 
+    /// What an output holds, told by the first bytes of a file already there.
+    enum Kind {
+        case pdf, png, json
+
+        var name: String {
+            switch self {
+            case .pdf: "a PDF"
+            case .png: "a PNG image"
+            case .json: "a JSON file"
+            }
+        }
+
+        func matches(_ head: [UInt8]) -> Bool {
+            switch self {
+            case .pdf: head.starts(with: Array("%PDF-".utf8))
+            case .png: head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            case .json: head.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+            }
+        }
+    }
+
     private var inputs: [(name: String, path: String, identity: Identity?)] = []
     private var outputs: [(name: String, path: String, identity: Identity?)] = []
+    private var kinds: [(name: String, url: URL, kind: Kind)] = []
 
     mutating func input(_ url: URL, as name: String) {
         inputs.append((name, Self.canonical(url), Self.identity(url)))
     }
 
-    mutating func output(_ url: URL, as name: String) {
+    mutating func output(_ url: URL, as name: String, kind: Kind) {
         outputs.append((name, Self.canonical(url), Self.identity(url)))
+        kinds.append((name, url, kind))
     }
 
     /// Fails when an output is an input or another output.
@@ -27,10 +52,31 @@ struct OutputPaths {
                 throw BookRenderError(.unwritableOutput,
                     "\(out.name) \(out.path) is \(input.name), an input of this export; choose another path")
             }
+            if let found = Self.otherKind(at: kinds[i].url, than: kinds[i].kind) {
+                throw BookRenderError(.unwritableOutput,
+                    "\(out.name) \(kinds[i].url.path) exists and is \(found), not \(kinds[i].kind.name); bookrender replaces only what it wrote — move it away or choose another path")
+            }
             if let other = outputs[..<i].first(where: same) {
                 throw BookRenderError(.unwritableOutput, "\(out.name) \(out.path) is also \(other.name); choose another path")
             }
         }
+    }
+
+    /// What stands at `url` when it is not an empty or absent file of `kind`.
+    private static func otherKind(at url: URL, than kind: Kind) -> String? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return "a folder"
+        case S_IFLNK: return "a symbolic link"
+        default: return "a device or pipe"
+        }
+        guard info.st_size > 0 else { return nil }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return "a file bookrender cannot read" }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
+        return kind.matches(head) ? nil : "another kind of file"
     }
 
     /// The absolute path with `.`/`..` and symlinks of the existing part resolved.

@@ -78,4 +78,40 @@ import BookRenderKit
         #expect(r.status == 65)
         #expect(try Data(contentsOf: book) == before)
     }
+
+    @Test func theReportAndThePDFCannotBeOneFile() throws {
+        let dir = try scratch(#"[{"type": "illustration", "image": "ok.jpg", "text": "Hello."}]"#)
+        let out = dir.appendingPathComponent("o.pdf")
+        let r = try bookrender(["export", dir.appendingPathComponent("book.json").path, "-o", out.path, "--report", out.path])
+        #expect(r.status == 73 && r.stderr.contains("is also"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    /// An existing file is replaced only by one of its kind; nothing at all is written otherwise.
+    @Test(arguments: ["pdf", "report", "page"])
+    func aUserFileOfAnotherKindIsNeverReplaced(_ which: String) throws {
+        let dir = try scratch(#"[{"type": "illustration", "image": "ok.jpg", "text": "Hello."}]"#)
+        let photo = try Data(contentsOf: dir.appendingPathComponent("ok.jpg"))
+        let pdf = dir.appendingPathComponent(which == "pdf" ? "holiday.pdf" : "o.pdf")
+        var args = ["export", dir.appendingPathComponent("book.json").path, "-o", pdf.path]
+        let victim: URL
+        switch which {
+        case "pdf":
+            victim = pdf
+        case "report":
+            victim = dir.appendingPathComponent("numbers.json")
+            args += ["--report", victim.path]
+        default:
+            let pages = dir.appendingPathComponent("pages")
+            try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
+            victim = pages.appendingPathComponent("page-002.png")
+            args += ["--png", pages.path]
+        }
+        try photo.write(to: victim)
+        let r = try bookrender(args)
+        #expect(r.status == 73, "\(r.stderr)")
+        #expect(r.stderr.contains(victim.lastPathComponent) && r.stderr.contains("another kind of file"), "\(r.stderr)")
+        #expect(try Data(contentsOf: victim) == photo)
+        if which != "pdf" { #expect(!FileManager.default.fileExists(atPath: pdf.path), "nothing is written") }
+    }
 }
