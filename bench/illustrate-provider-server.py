@@ -12,7 +12,8 @@ CONTROL.json is re-read on every request:
 The n-th request whose prompt contains a rule's text gets that rule's n-th response; once they run out,
 or when no rule matches, it succeeds with a small PNG. A RESPONSE is {"status": 429, "headers": {…},
 "json": {…}}, or {"kind": "noimage"} (200 without a picture, in the provider's shape), or
-{"kind": "echo_key", "status": 401} (an error whose message repeats the key, as some providers do).
+{"kind": "echo_key", "status": 401, "form": "whole"|"masked"|"base64"} (an error whose message repeats the
+key, as some providers do: whole, as its ends around a mask, or inside base64).
 
 Each request is logged as one JSON line: path, headers, prompt, images (mime type, size, sha256),
 form fields, arrival and finish times, requests in flight on arrival, status sent.
@@ -190,7 +191,11 @@ class Handler(BaseHTTPRequestHandler):
                 return 200, {}, {"choices": [{"message": {"role": "assistant", "content": "no"}, "finish_reason": "stop"}]}
             return 200, {}, {"data": []}
         if response.get("kind") == "echo_key":
-            return response.get("status", 401), {}, {"error": {"message": "Incorrect API key provided: %s." % given, "code": "invalid_api_key"}}
+            form = response.get("form", "whole")
+            shown = {"whole": given,
+                     "masked": given[:8] + "*" * max(0, len(given) - 12) + given[-4:],
+                     "base64": base64.b64encode(("Authorization: Bearer " + given).encode()).decode()}[form]
+            return response.get("status", 401), {}, {"error": {"message": "Incorrect API key provided: %s." % shown, "code": "invalid_api_key"}}
         return response.get("status", 500), response.get("headers", {}), response.get("json", {})
 
     def success(self, provider, control, seed):

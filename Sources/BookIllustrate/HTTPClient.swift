@@ -39,7 +39,35 @@ final class HTTPClient: Sendable {
     /// Generated pictures come back as base64 in JSON: far more than any page needs, far less than this.
     static let largestBody = 512 << 20
 
+    /// Redirects are followed only within the configured origin: the request carries the key, and a
+    /// server that points elsewhere must not receive it (async-http-client would re-send every header).
+    static let redirectLimit = 5
+
     func send(_ request: HTTPRequest) async throws(ProviderFailure) -> HTTPResponse {
+        var current = request
+        for _ in 0...Self.redirectLimit {
+            let response = try await exchange(current)
+            guard [301, 302, 303, 307, 308].contains(response.status) else { return response }
+            guard let location = response.headers["location"],
+                  let target = URL(string: location, relativeTo: current.url)?.absoluteURL else {
+                throw ProviderFailure(.invalid, "HTTP \(response.status) redirect without a usable Location")
+            }
+            guard let from = Origin(request.url), let to = Origin(target), from == to else {
+                let shown = Origin(target)?.description ?? "an address that is not http(s)"
+                throw ProviderFailure(.invalid, "the server at \(Origin(request.url)?.description ?? request.url.absoluteString) redirected to \(shown); "
+                                      + "the key is sent only to the configured address, so the request was not repeated there "
+                                      + "(set --base-url to the new address if you trust it)")
+            }
+            current.url = target
+            if response.status == 303 || ([301, 302].contains(response.status) && current.httpMethod == "POST") {
+                current.httpMethod = "GET"
+                current.httpBody = nil
+            }
+        }
+        throw ProviderFailure(.invalid, "more than \(Self.redirectLimit) redirects from \(Origin(request.url)?.description ?? request.url.absoluteString)")
+    }
+
+    private func exchange(_ request: HTTPRequest) async throws(ProviderFailure) -> HTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.httpMethod)
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
@@ -77,7 +105,7 @@ final class HTTPClient: Sendable {
         // program's other threads are; the deadline of each request bounds the whole exchange.
         let limit = TimeAmount.nanoseconds(Int64(timeout * 1_000_000_000))
         var configuration = AsyncHTTPClient.HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            redirectConfiguration: .disallow,
             timeout: .init(connect: limit, read: limit),
             decompression: .enabled(limit: .size(largestBody)))
         configuration.proxy = ProxyVariables(environment).proxy

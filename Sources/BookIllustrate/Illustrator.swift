@@ -91,6 +91,7 @@ public enum Illustrator {
         if let variable = options.provider.name.keyVariable, key.isEmpty, !options.dryRun {
             throw IllustrateError("\(variable) is not set")
         }
+        if !options.dryRun { try options.provider.checkKeyTransport() }
 
         let (trim, palette) = Self.trimAndPalette(book)
         var settings = options.provider

@@ -64,7 +64,3 @@ extension String {
     }
 }
 
-/// Providers echo bits of a request in errors; a key must never reach a message, the journal or a file.
-func redact(_ text: String, key: String) -> String {
-    key.count >= 4 ? text.replacingOccurrences(of: key, with: "[key]") : text
-}

@@ -82,7 +82,7 @@ extension BookRenderError {
             case .rasterizer: self.init(.renderingFailed, e.message)
             }
         case let e as IllustrateError:
-            self.init(.generationFailed, e.message)
+            self.init(e.kind == .invalidOptions ? .invalidOptions : .generationFailed, e.message)
         default:
             self.init(.renderingFailed, "\(error)")
         }
