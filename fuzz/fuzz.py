@@ -6,7 +6,7 @@
 Each case copies one seed book (a golden case or a sample app file) into a folder of its own,
 mutates its JSON (a hostile value at a random place, a token out of range, a page repeated, the
 bytes cut or flipped) or one of its pictures (cut short, bytes flipped, a header claiming huge
-dimensions, emptied), and runs `validate`, `info` and `export` on it under a memory limit and a
+dimensions, emptied, or replaced by a symlink out of the book, a FIFO, a device or a folder), and runs `validate`, `info` and `export` on it under a memory limit and a
 time-out. A case fails when a command
 
 - dies from a signal or is killed by the memory limit (a crash or an abort),
@@ -196,6 +196,26 @@ def huge_dimensions(data, rng):
     return "unchanged", data
 
 
+def replace_file(path, rng):
+    """Puts something that is not a picture file of the book where a picture was."""
+    os.remove(path)
+    kind = rng.randrange(5)
+    if kind == 0:
+        os.symlink("/etc/passwd", path)
+        return "a symlink to /etc/passwd"
+    if kind == 1:
+        os.symlink("/dev/zero", path)
+        return "a symlink to /dev/zero"
+    if kind == 2:
+        os.mkfifo(path)
+        return "a FIFO"
+    if kind == 3:
+        os.mkdir(path)
+        return "a folder"
+    os.symlink(os.path.join("..", "..", os.path.basename(path)), path)
+    return "a symlink out of the book folder"
+
+
 def pictures_of(folder):
     found = []
     for dirpath, _, files in os.walk(folder):
@@ -224,6 +244,9 @@ def make_case(index, seed, books, work):
         description = "book.json " + description
         with open(book_path, "wb") as f:
             f.write(data)
+    elif what < 0.78:
+        picture = rng.choice(pictures)
+        description = f"{picture}: {replace_file(os.path.join(folder, picture), rng)}"
     else:
         picture = rng.choice(pictures)
         with open(os.path.join(folder, picture), "rb") as f:
@@ -320,7 +343,10 @@ def main():
                     if args.out:
                         kept = os.path.join(args.out, os.path.basename(case["folder"]))
                         shutil.rmtree(kept, ignore_errors=True)
-                        shutil.copytree(case["folder"], kept)
+                        try:
+                            shutil.copytree(case["folder"], kept, symlinks=True)
+                        except shutil.Error:
+                            pass  # a FIFO is not copied; the case's description says it was there
                         with open(os.path.join(kept, "fuzz-case.json"), "w") as f:
                             json.dump(case, f, indent=2)
                 else:
