@@ -17,6 +17,7 @@ packages=(
   poppler-utils qpdf libjpeg-turbo-progs imagemagick
   fonts-dejavu-core  # a face outside the font set, for the book-fonts tests
   python3-jsonschema
+  strace  # the test that a hostile book folder opens nothing outside it
 )
 # A caller's own extras, e.g. bench/run.sh's.
 packages+=("$@")

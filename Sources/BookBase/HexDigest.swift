@@ -33,6 +33,13 @@ public class HexDigest {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        return update(descriptor: fd)
+    }
+
+    /// Feeds what is left to read of the open file `fd`, a mebibyte at a time; returns how many
+    /// bytes it read (up to a read error, if any).
+    @discardableResult
+    public func update(descriptor fd: Int32) -> Int {
         let block = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: block, alignment: 64)
         defer { buffer.deallocate() }

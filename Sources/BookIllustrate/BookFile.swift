@@ -44,10 +44,12 @@ actor BookFile {
         if writes { try AtomicOutput.write(try BookExporter.encode(book), to: url) }
     }
 
+    /// A picture of the book, to send along as a reference: only a file inside the book's folder
+    /// (see `BookFolder`), never what a link in it leads to elsewhere.
     func imageData(_ ref: ImageRef?) -> (Data, String)? {
         switch ref {
         case .inline(let d)?: return (d, "inline image")
-        case .path(let p)?: return (try? Data(contentsOf: folder.appendingPathComponent(p))).map { ($0, p) }
+        case .path(let p)?: return (try? BookFolder(folder).openFile(p))?.readAll().map { ($0, p) }
         case nil: return nil
         }
     }

@@ -1,10 +1,11 @@
 import Foundation
 import CGraphics
 import CShim
+import BookResolve
 
 /// The project's private font set as one fontconfig configuration: exactly the files of
-/// `fonts/fonts.json` (plus a book's own `fonts/` folder when given), so no font installed on the
-/// host can change a glyph or a line break.
+/// `fonts/fonts.json` (plus the fonts a book brings, as checked copies, see `BookFontFolder`), so
+/// no font installed on the host can change a glyph or a line break.
 ///
 /// Shared across threads on purpose: an FcConfig is only read after it is built, and fontconfig
 /// locks its own caches. Everything Pango builds on top of it (font maps, contexts, layouts) is
@@ -18,10 +19,12 @@ public final class FontLibrary: @unchecked Sendable {
     public let config: OpaquePointer
     /// Every family name the configuration can match, as fontconfig spells it.
     public let familyNames: [String]
-    /// The manifest file each link of the cached font-set folder stands for (see `FontSetDirectory`).
+    /// The manifest file each link of the cached font-set folder stands for (see `FontSetDirectory`),
+    /// and the book's font file each checked copy stands for (see `BookFontFolder`).
     private let realPaths: [String: String]
 
-    /// The font file behind a path fontconfig reports: the manifest's own path, never the link.
+    /// The font file behind a path fontconfig reports: the manifest's own path, never the link;
+    /// the book's own path, never the copy.
     public func realPath(_ fontconfigPath: String) -> String { realPaths[fontconfigPath] ?? fontconfigPath }
     private let familiesByKey: [String: String]
     private let aliasesByKey: [String: String]
@@ -29,20 +32,28 @@ public final class FontLibrary: @unchecked Sendable {
     /// The manifest's fallback families, in the manifest's order.
     public var fallbackFamilies: [String] { manifest.fallbackFamilies }
 
-    /// Loads (or returns the already loaded) library for this manifest and set of extra folders.
+    /// Loads (or returns the already loaded) library for this manifest, set of extra folders
+    /// (trusted, such as a test's) and fonts a book brings (checked, see `BookFonts`).
     /// The first library ever loaded becomes fontconfig's current configuration, before any Pango
     /// font map exists: Pango starts a thread that calls FcInit(), which would otherwise read
     /// /etc/fonts and the host's caches.
-    public static func load(manifest: URL, extraDirectories: [URL] = []) throws -> FontLibrary {
+    public static func load(manifest: URL, extraDirectories: [URL] = [], bookFonts: BookFonts = .none) throws -> FontLibrary {
         let manifestURL = manifest.standardizedFileURL.resolvingSymlinksInPath()
         var seen = Set<String>()
-        let extras = extraDirectories
+        var extras = extraDirectories
             .map { $0.standardizedFileURL.resolvingSymlinksInPath() }
             .filter { seen.insert($0.path).inserted }
             .sorted { $0.path < $1.path }
-        let key = ([manifestURL.path] + extras.map(\.path)).joined(separator: "\u{0}")
+        var originals: [String: String] = [:]
+        if !bookFonts.fonts.isEmpty {
+            let prepared = try BookFontFolder.prepare(bookFonts, under: FontSetDirectory.base())
+            extras.append(prepared.folder)
+            originals = prepared.originals
+        }
+        // The book's paths are in the key too: what the library names as a font's file is the book's own.
+        let key = ([manifestURL.path] + extras.map(\.path) + originals.values.sorted()).joined(separator: "\u{0}")
         return try LibraryCache.shared.library(for: key) {
-            try FontLibrary(manifestURL: manifestURL, extraDirectories: extras)
+            try FontLibrary(manifestURL: manifestURL, extraDirectories: extras, originals: originals)
         }
     }
 
@@ -54,7 +65,8 @@ public final class FontLibrary: @unchecked Sendable {
         Thread.detachNewThread { _ = try? load(manifest: manifest) }
     }
 
-    private init(manifestURL: URL, extraDirectories: [URL]) throws {
+    /// `originals`: the book's font file each copy in `extraDirectories` stands for.
+    private init(manifestURL: URL, extraDirectories: [URL], originals: [String: String]) throws {
         let manifest = try FontManifest.load(from: manifestURL)
         for file in manifest.files where !FileManager.default.fileExists(atPath: file.path) {
             throw FontLibraryError.missingFontFile(path: file.path, face: "\(file.family) \(file.style)",
@@ -101,7 +113,7 @@ public final class FontLibrary: @unchecked Sendable {
                 }
             }
         }
-        self.realPaths = links
+        self.realPaths = links.merging(originals) { link, _ in link }
         for dir in extraDirectories where FileManager.default.fileExists(atPath: dir.path) {
             guard FcConfigAppFontAddDir(config, dir.path) == FcBool(FcTrue) else {
                 throw FontLibraryError.fontconfig("cannot read font folder \(dir.path)")

@@ -31,13 +31,57 @@ public enum BookLoader {
             file = url.appendingPathComponent("book.json")
         }
         let name = displayName(of: file)
-        let data: Data
-        do {
-            data = try Data(contentsOf: file, options: .mappedIfSafe)
-        } catch {
-            throw BookError(kind: .io, file: name, message: readFailure(error, file: file, wasFolder: isFolder.boolValue))
-        }
+        let data = try readRegularFile(file, name: name, wasFolder: isFolder.boolValue)
         return try load(data: data, name: name, folder: file.deletingLastPathComponent())
+    }
+
+    /// The book file's bytes. Only a regular file is read: a FIFO named as the book would block the
+    /// run until something writes to it, a device would never end. It is opened without blocking
+    /// and checked through the descriptor it is then read from. The book.json of a folder is the
+    /// folder's own file: a symbolic link there is not followed, as no link in a book's folder is.
+    private static func readRegularFile(_ file: URL, name: String, wasFolder: Bool) throws(BookError) -> Data {
+        func failure(_ code: Int32) -> BookError {
+            BookError(kind: .io, file: name, message: readFailure(code, wasFolder: wasFolder))
+        }
+        let flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+        let fd: Int32
+        if wasFolder {
+            let folder = open(file.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard folder >= 0 else { throw failure(errno) }
+            fd = openat(folder, file.lastPathComponent, flags | O_NOFOLLOW)
+            let code = errno
+            close(folder)
+            if fd < 0 && code == ELOOP {
+                throw BookError(kind: .io, file: name, message: "is a symbolic link; bookrender follows no links in a book's folder: put the book file itself there")
+            }
+            guard fd >= 0 else { throw failure(code) }
+        } else {
+            fd = open(file.path, flags)
+            guard fd >= 0 else { throw failure(errno) }
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw failure(errno) }
+        try requireRegular(status, name: name)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw BookError(kind: .io, file: name, message: "cannot be read: \(error.localizedDescription)")
+        }
+    }
+
+    private static func requireRegular(_ status: stat, name: String) throws(BookError) {
+        let kind: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a folder"
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw BookError(kind: .io, file: name, message: "is \(kind), not a file; name the book's book.json (or the app's saved file) itself")
     }
 
     /// Loads a book from bytes; `name` is how messages call the file, `folder` is where its images are.
@@ -146,19 +190,11 @@ public enum BookLoader {
         url.isFileURL ? url.relativePath : url.absoluteString
     }
 
-    private static func readFailure(_ error: any Error, file: URL, wasFolder: Bool) -> String {
-        if wasFolder, !FileManager.default.fileExists(atPath: file.path) {
-            return "the folder has no book.json"
-        }
-        switch (error as? CocoaError)?.code {
-        case .fileReadNoSuchFile?, .fileNoSuchFile?: return "no such file"
-        case .fileReadNoPermission?: return "cannot be read: permission denied"
-        default:
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
-                return "is a folder, not a file"
-            }
-            return "cannot be read: \(error.localizedDescription)"
+    private static func readFailure(_ code: Int32, wasFolder: Bool) -> String {
+        switch code {
+        case ENOENT, ENOTDIR: return wasFolder ? "the folder has no book.json" : "no such file"
+        case EACCES, EPERM: return "cannot be read: permission denied"
+        default: return "cannot be read: \(String(cString: strerror(code)))"
         }
     }
 }

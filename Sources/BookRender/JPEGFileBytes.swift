@@ -8,33 +8,34 @@ import BookResolve
 /// those bytes from the file instead, in the kernel. The rest of the buffer is anonymous memory
 /// nobody touches, so it costs no page: the pictures are read once (to hash and probe them, when
 /// the book is resolved), never held by the process while the PDF is written.
+///
+/// The header and the bytes copied into the PDF come from one descriptor, opened beneath the
+/// book's folder and checked to be the file the book was resolved with (`ImageAsset.openFile`).
 final class JPEGFileBytes {
-    let descriptor: Int32
+    private let file: OpenedFile
     let count: Int
     let bytes: UnsafeMutableRawPointer
+    var descriptor: Int32 { file.descriptor }
 
-    /// Nil when the file cannot be opened again, has changed size, or cannot be read.
+    /// Nil when the file cannot be opened again, has been replaced or changed size, or cannot be read.
     init?(_ asset: ImageAsset) {
-        guard let (fd, count) = asset.openFile(), count > 0 else { return nil }
+        guard let file = asset.openFile(), file.identity.size > 0 else { return nil }
+        let count = file.identity.size
         guard let mapped = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              mapped != MAP_FAILED else {
-            close(fd)
-            return nil
-        }
+              mapped != MAP_FAILED else { return nil }
+        let fd = file.descriptor
         // Markers that do not parse as a header: read it all, so cairo sees the file as it is.
         guard JPEGHeader.read(fd, into: mapped, count: count) != nil || JPEGHeader.fill(fd, mapped, from: 0, to: count) == count else {
             munmap(mapped, count)
-            close(fd)
             return nil
         }
-        descriptor = fd
+        self.file = file
         self.count = count
         bytes = mapped
     }
 
     deinit {
         munmap(bytes, count)
-        close(descriptor)
     }
 
 }

@@ -40,7 +40,12 @@ final class PageDrawer {
                     try image(box, cr)
                 } catch {
                     let source = page.sourcePage.map { " ($.pages[\($0)])" } ?? ""
-                    throw RenderError("page \(page.number)\(source): cannot draw \(box.asset.origin): \(error)")
+                    let message = "page \(page.number)\(source): cannot draw \(box.asset.origin): \(error)"
+                    // A picture that is broken, or was replaced while the book rendered, is the book's problem.
+                    if let problem = error as? ImageError, problem.kind != .writeFailed, problem.kind != .outOfMemory {
+                        throw ImageError(problem.kind, message)
+                    }
+                    throw RenderError(message)
                 }
             case .text(let t): text(t, cr)
             case .rule(let r): rule(r, cr)

@@ -108,7 +108,7 @@ public struct BookDocument: Sendable {
     }
 
     func typesetter(_ resolved: ResolvedBook, _ resources: ResourceLocator) throws -> Typesetter {
-        let fonts = try FontLibrary.load(manifest: resources.fontManifest, extraDirectories: resolved.bookFontDirectories)
+        let fonts = try FontLibrary.load(manifest: resources.fontManifest, bookFonts: resolved.bookFonts)
         return Typesetter(fonts: fonts, language: resolved.language)
     }
 }

@@ -1,16 +1,23 @@
 import Foundation
 import BookModel
 
-/// Reads the images a book names, confined to the book's folder: a path may not be absolute nor
-/// climb out with `..` or a symlink, so a book file cannot make bookrender read arbitrary files.
+/// Reads the images a book names, confined to the book's folder: a path may not be absolute, climb
+/// out with `..` nor go through a symbolic link, so a book file cannot make bookrender read
+/// arbitrary files.
+/// Each file is opened once beneath the folder's descriptor (see `BookFolder`) and probed from that
+/// descriptor; whatever reads it later opens it the same way and checks it is still that file.
 public struct AssetLocator: Sendable {
     public let folder: URL
-    private let realFolder: String
+    let root: BookFolder
     private let prefetched = Prefetched()
 
     public init(folder: URL) {
-        self.folder = folder
-        self.realFolder = folder.standardizedFileURL.resolvingSymlinksInPath().path
+        self.init(root: BookFolder(folder))
+    }
+
+    init(root: BookFolder) {
+        self.folder = root.url
+        self.root = root
     }
 
     public enum Outcome: Sendable {
@@ -25,15 +32,39 @@ public struct AssetLocator: Sendable {
             return .found(try probe(data, origin: "inline image at \(jsonPath)", jsonPath: jsonPath))
         case .path(let relative):
             if let asset = prefetched[relative] { return .found(asset) }
-            let url = try confined(relative, jsonPath: jsonPath)
-            guard FileManager.default.fileExists(atPath: url.path) else { return .missing(path: relative) }
-            if let asset = Self.probedFromHeader(url, origin: relative) { return .found(asset) }
-            // Read, hashed and probed, then let go: resolving a book of 300 photos never holds them
-            // all. Not mapped: a file cut short meanwhile would crash the process with SIGBUS.
-            guard let data = try? Data(contentsOf: url) else {
+            guard let opened = try openImage(relative, jsonPath: jsonPath) else { return .missing(path: relative) }
+            let file = BookFile(folder: root, path: relative, identity: opened.identity)
+            if let asset = Self.probedFromHeader(opened, file, origin: relative) { return .found(asset) }
+            // Read, hashed and probed, then let go: resolving a book of 300 photos never holds them all.
+            guard let data = opened.readAll() else {
                 throw ResolveError("\(jsonPath): cannot read \(relative) (check its permissions)")
             }
-            return .found(try probe(data, file: url, origin: relative, jsonPath: jsonPath))
+            return .found(try probe(data, file: file, origin: relative, jsonPath: jsonPath))
+        }
+    }
+
+    /// The image file opened beneath the book's folder; nil when there is none.
+    private func openImage(_ relative: String, jsonPath: String) throws(ResolveError) -> OpenedFile? {
+        if relative.hasPrefix("/") || relative.hasPrefix("~") {
+            throw ResolveError("\(jsonPath): \"\(relative)\" is absolute; image paths are relative to the book's folder")
+        }
+        do throws(BookFolder.Refusal) {
+            return try root.openFile(relative)
+        } catch {
+            switch error {
+            case .missing:
+                return nil
+            case .outside:
+                throw ResolveError("\(jsonPath): \"\(relative)\" points outside the book's folder; keep images inside it")
+            case .link:
+                throw ResolveError("\(jsonPath): \"\(relative)\" \(error.reason(for: relative)): put the picture file itself there, inside the book's folder")
+            case .notA(_, let found):
+                throw ResolveError("\(jsonPath): \"\(relative)\" is \(found), not a file; an image must be a file inside the book's folder")
+            case .changed:
+                throw ResolveError("\(jsonPath): \"\(relative)\" was replaced while it was being opened; render again once nothing is changing the book's folder")
+            case .unreadable(let reason):
+                throw ResolveError("\(jsonPath): cannot read \(relative) (\(reason); check its permissions)")
+            }
         }
     }
 
@@ -41,13 +72,10 @@ public struct AssetLocator: Sendable {
     /// its id left for when it is needed (see `ImageAsset`): a picture book's megabytes are then
     /// read once to be hashed while the PDF is being written, not before. Nil for anything else,
     /// and for any doubt, which the whole file read by `load` then settles and reports.
-    static func probedFromHeader(_ url: URL, origin: String) -> ImageAsset? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size >= 4 else { return nil }
-        let count = Int(status.st_size)
+    static func probedFromHeader(_ opened: OpenedFile, _ file: BookFile, origin: String) -> ImageAsset? {
+        let fd = opened.descriptor
+        let count = opened.identity.size
+        guard count >= 4 else { return nil }
         var tail: [UInt8] = [0, 0]
         guard pread(fd, &tail, 2, off_t(count - 2)) == 2, tail == [0xFF, 0xD9] else { return nil }
         // As large as the file but only the header's pages are touched.
@@ -57,7 +85,13 @@ public struct AssetLocator: Sendable {
         guard let length = JPEGHeader.read(fd, into: buffer, count: count), length >= 3,
               buffer.load(fromByteOffset: 2, as: UInt8.self) == 0xFF,
               let info = try? ImageProbe.probeJPEG(header: UnsafeRawBufferPointer(start: buffer, count: length)) else { return nil }
-        return ImageAsset(file: url, byteCount: count, info: info, origin: origin)
+        return ImageAsset(file: file, info: info, origin: origin)
+    }
+
+    /// `relative` probed from its header as `load` would (nil when it is not such a JPEG or cannot be opened).
+    func probedFromHeader(_ relative: String) -> ImageAsset? {
+        guard let opened = try? root.openFile(relative) else { return nil }
+        return Self.probedFromHeader(opened, BookFile(folder: root, path: relative, identity: opened.identity), origin: relative)
     }
 
     /// Probes the files at `paths` on all cores, ahead of the `load` calls that will ask for them
@@ -85,19 +119,7 @@ public struct AssetLocator: Sendable {
         }
     }
 
-    func confined(_ relative: String, jsonPath: String) throws(ResolveError) -> URL {
-        if relative.hasPrefix("/") || relative.hasPrefix("~") {
-            throw ResolveError("\(jsonPath): \"\(relative)\" is absolute; image paths are relative to the book's folder")
-        }
-        let url = folder.appendingPathComponent(relative).standardizedFileURL
-        let real = url.resolvingSymlinksInPath().path
-        guard real == realFolder || real.hasPrefix(realFolder.hasSuffix("/") ? realFolder : realFolder + "/") else {
-            throw ResolveError("\(jsonPath): \"\(relative)\" points outside the book's folder; keep images inside it")
-        }
-        return url
-    }
-
-    private func probe(_ data: Data, file: URL? = nil, origin: String, jsonPath: String) throws(ResolveError) -> ImageAsset {
+    private func probe(_ data: Data, file: BookFile? = nil, origin: String, jsonPath: String) throws(ResolveError) -> ImageAsset {
         do {
             let info = try ImageProbe.probe(data)
             if let file { return ImageAsset(file: file, data: data, info: info, origin: origin) }

@@ -6,13 +6,14 @@ import BookBase
 /// images in the PDF.
 ///
 /// A file's bytes are not kept: the page tree holds every asset of the book for as long as it
-/// renders, so holding bytes would make memory grow with the book. `data` maps the file again
-/// each time a drawer needs it (the page cache makes that cheap), and the mapping goes away with
-/// the last `Data` that uses it.
+/// renders, so holding bytes would make memory grow with the book. Whatever needs them later
+/// (`data`, `openFile`, the hash) opens the file again beneath the book's folder and reads it
+/// only if it is still the file that was probed (see `BookFile.reopen`): a file swapped for a
+/// link to somewhere else since is never read.
 public final class ImageAsset: Sendable {
     private enum Storage: Sendable {
         case bytes(Data)
-        case file(URL, byteCount: Int)
+        case file(BookFile)
     }
     private let storage: Storage
     public let info: ImageInfo
@@ -33,24 +34,23 @@ public final class ImageAsset: Sendable {
         self.fileHash = nil
     }
 
-    /// An image file; `data` is its content as read now (ideally mapped), used for the id and
-    /// then let go.
-    public init(file: URL, data: Data, info: ImageInfo, origin: String) {
-        self.storage = .file(file, byteCount: data.count)
+    /// An image file; `data` is its content as read now, used for the id and then let go.
+    public init(file: BookFile, data: Data, info: ImageInfo, origin: String) {
+        self.storage = .file(file)
         self.info = info
         self.origin = origin
         self.knownID = ContentHash.hex(data)
         self.fileHash = nil
     }
 
-    /// An image file of `byteCount` bytes probed without reading it all: its id waits for its
-    /// bytes until it is needed (usually when its page is drawn, by then hashed ahead).
-    public init(file: URL, byteCount: Int, info: ImageInfo, origin: String) {
-        self.storage = .file(file, byteCount: byteCount)
+    /// An image file probed without reading it all: its id waits for its bytes until it is
+    /// needed (usually when its page is drawn, by then hashed ahead).
+    public init(file: BookFile, info: ImageInfo, origin: String) {
+        self.storage = .file(file)
         self.info = info
         self.origin = origin
         self.knownID = nil
-        self.fileHash = FileHash(file: file, byteCount: byteCount)
+        self.fileHash = FileHash(file: file)
     }
 
     /// Hashes the files of `assets` not hashed yet on `threads` threads of their own, in order,
@@ -67,14 +67,14 @@ public final class ImageAsset: Sendable {
     }
 
     /// The image's bytes. For a file, read again — into memory, not mapped, so a file cut short
-    /// by someone else meanwhile cannot crash the process with SIGBUS. If it has become unreadable
-    /// or changed size since it was resolved, empty, which the decoder reports as a broken image
-    /// naming its page.
+    /// by someone else meanwhile cannot crash the process with SIGBUS. If it has become unreadable,
+    /// another file or another size since it was resolved, empty, which the decoder reports as a
+    /// broken image naming its page.
     public var data: Data {
         switch storage {
         case .bytes(let d): return d
-        case .file(let url, let count):
-            guard let d = try? Data(contentsOf: url), d.count == count else { return Data() }
+        case .file(let file):
+            guard let d = file.reopen()?.readAll(), d.count == file.identity.size else { return Data() }
             return d
         }
     }
@@ -94,29 +94,22 @@ public final class ImageAsset: Sendable {
     public var byteCount: Int {
         switch storage {
         case .bytes(let data): data.count
-        case .file(_, let count): count
+        case .file(let file): file.identity.size
         }
     }
 
     /// The file the picture is read from; nil for an inline image.
     public var file: URL? {
-        if case .file(let url, _) = storage { return url }
+        if case .file(let file) = storage { return file.url }
         return nil
     }
 
-    /// The image's file opened for reading, and its size, when the asset is a file whose size is
-    /// still the one resolved; the caller closes the descriptor. Nil for bytes that live in memory
-    /// (inline images) and for a file that has gone or changed size.
-    public func openFile() -> (descriptor: Int32, count: Int)? {
-        guard case .file(let url, let count) = storage else { return nil }
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        var info = stat()
-        guard fstat(fd, &info) == 0, Int(info.st_size) == count else {
-            close(fd)
-            return nil
-        }
-        return (fd, count)
+    /// The image's file opened again for reading, when the asset is a file and that path beneath
+    /// the book's folder still leads to the file resolved, at its size. Nil for bytes that live in
+    /// memory (inline images) and for a file that has gone, been replaced or changed size.
+    public func openFile() -> OpenedFile? {
+        guard case .file(let file) = storage else { return nil }
+        return file.reopen()
     }
 
     /// JPEGs go into the PDF byte for byte, except CMYK/YCCK ones: cairo 1.16 writes those without
@@ -129,15 +122,13 @@ public final class ImageAsset: Sendable {
 
 /// The id of an image file hashed when first needed, by whichever thread comes first.
 private final class FileHash: @unchecked Sendable {
-    private let file: URL
-    private let byteCount: Int
+    private let file: BookFile
     private let condition = NSCondition()
     private var claimed = false
     private var hex: String?
 
-    init(file: URL, byteCount: Int) {
+    init(file: BookFile) {
         self.file = file
-        self.byteCount = byteCount
     }
 
     var value: String {
@@ -173,14 +164,14 @@ private final class FileHash: @unchecked Sendable {
         return value
     }
 
-    /// The file's XXH3-128. A file that has changed size since it was
-    /// probed gets the hash of what it holds now and its new size: the export then reports it
-    /// as changed when it reads it again.
+    /// The file's XXH3-128. A file that has been replaced or changed size since it was probed
+    /// gets an id no content has: the export then reports it as changed when it reads it again.
     private func compute() -> String {
+        guard let opened = file.reopen() else { return "unreadable:" + ContentHash.hex(file.path) }
         let hash = ContentHash()
-        guard let total = hash.update(fileAt: file.path) else { return "unreadable:" + ContentHash.hex(file.path) }
+        let total = hash.update(descriptor: opened.descriptor)
         let digest = hash.finish()
-        return total == byteCount ? digest : "changed:\(total):" + digest
+        return total == file.identity.size ? digest : "changed:\(total):" + digest
     }
 }
 

@@ -19,8 +19,9 @@ public struct ResolvedBook: Sendable {
     public var cover: ResolvedCover
     public var mainCharacterImage: ImageAsset?
     public var pages: [ResolvedPage]
-    /// Folders of fonts the book carries with it (`fonts/` beside book.json).
-    public var bookFontDirectories: [URL]
+    /// The fonts the book carries with it (`fonts/` beside book.json), each checked to be a file
+    /// inside the book's folder.
+    public var bookFonts: BookFonts
     public var findings: [Finding]
 }
 

@@ -108,12 +108,8 @@ public struct Resolver {
                 + "\n(--strict: add the images, or export without --strict to draw placeholders)")
         }
 
-        var fontDirs: [URL] = []
-        let bookFonts = folder.appendingPathComponent("fonts")
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: bookFonts.path, isDirectory: &isDir), isDir.boolValue {
-            fontDirs.append(bookFonts)
-        }
+        let (bookFonts, fontFindings) = BookFonts.scan(locator.root)
+        findings += fontFindings
 
         if options.threads > 1 {
             // In the order the PDF draws them: the cover first, then the pages'.
@@ -122,7 +118,7 @@ public struct Resolver {
         }
         return ResolvedBook(book: book, folder: folder, themeName: themeName, tokens: tokens, trim: trim,
                             margins: margins, profile: profile, language: book.language ?? ResolvedBook.defaultLanguage, cover: cover,
-                            mainCharacterImage: mainImage, pages: pages, bookFontDirectories: fontDirs,
+                            mainCharacterImage: mainImage, pages: pages, bookFonts: bookFonts,
                             findings: findings)
     }
 

@@ -44,9 +44,7 @@ public struct Fingerprinter: Sendable {
         h.add(file: file)
         let images = [resolved.cover.image.asset, resolved.mainCharacterImage] + resolved.pages.map(\.image.asset)
         for asset in images { h.add(asset?.id ?? "-") }
-        for dir in resolved.bookFontDirectories {
-            for url in Self.files(under: dir) { h.add(url.lastPathComponent); h.add(file: url) }
-        }
+        for font in resolved.bookFonts.fonts { h.add(font.file.path); h.add(font.sha256) }
         return h.finish()
     }
 

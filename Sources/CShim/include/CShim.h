@@ -7,5 +7,6 @@
 #include "shim_sha256.h"
 #include "shim_xxh3.h"
 #include "shim_copy.h"
+#include "shim_beneath.h"
 #include "shim_pango_metrics.h"
 #endif
