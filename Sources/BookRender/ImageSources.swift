@@ -119,7 +119,7 @@ final class JPEGCarrier {
         if let file = JPEGFileBytes(asset) {
             buffer = MimeBuffer(file: file, sink: sink, id: asset.id, origin: asset.origin)
         } else if asset.isFile {
-            throw ImageError(.truncated, "\(asset.origin) could not be read again, or changed size, while the book was rendering; render it again once the file is complete")
+            throw ImageError(.truncated, "\(asset.origin) could not be read again, or was replaced or changed size, while the book was rendering; render it again once nothing is changing the book's folder")
         } else if let bytes = asset.inlineCopy() {
             buffer = MimeBuffer(taking: bytes, sink: sink, id: asset.id)
         } else {

@@ -37,7 +37,7 @@ struct LazyImageIDTests {
         let samples = try Self.samples()
         try files(samples) { dir, locator in
             for (name, data) in samples {
-                let lazy = try #require(AssetLocator.probedFromHeader(dir.appendingPathComponent(name), origin: name),
+                let lazy = try #require(locator.probedFromHeader(name),
                                         "\(name) was not probed from its header")
                 #expect(lazy.info == (try ImageProbe.probe(data)), "\(name)")
                 #expect(lazy.id == ContentHash.hex(data), "\(name)")
@@ -63,9 +63,9 @@ struct LazyImageIDTests {
         }
         let data = try TestImages.cjpeg(noise)
         try #require(data.count > 1_000_000, "\(data.count) bytes: too small to tell a header read from a whole one")
-        try files(["photo.jpg": data]) { dir, _ in
+        try files(["photo.jpg": data]) { _, locator in
             let before = try bytesReadByThisThread()
-            let asset = try #require(AssetLocator.probedFromHeader(dir.appendingPathComponent("photo.jpg"), origin: "photo.jpg"))
+            let asset = try #require(locator.probedFromHeader("photo.jpg"))
             let read = try bytesReadByThisThread() - before
             #expect(asset.info == (try ImageProbe.probe(data)))
             #expect(read < data.count / 8, "\(read) of \(data.count) bytes read to probe the header")
@@ -99,7 +99,7 @@ struct LazyImageIDTests {
         let named = ["trailing.jpg": trailing, "picture.png": png, "notes.txt": Data("not an image\n".utf8)]
         try files(named) { dir, locator throws in
             for name in named.keys {
-                #expect(AssetLocator.probedFromHeader(dir.appendingPathComponent(name), origin: name) == nil, "\(name)")
+                #expect(locator.probedFromHeader(name) == nil, "\(name)")
             }
             #expect(try asset(locator, "trailing.jpg").id == ContentHash.hex(trailing))
             #expect(try asset(locator, "picture.png").id == ContentHash.hex(png))
@@ -110,7 +110,7 @@ struct LazyImageIDTests {
     @Test func aJPEGCutShortIsStillReportedWhenLoaded() throws {
         let whole = try TestImages.gradientJPEG(width: 64, height: 64)
         try files(["cut.jpg": whole.prefix(whole.count - 40)]) { dir, locator in
-            #expect(AssetLocator.probedFromHeader(dir.appendingPathComponent("cut.jpg"), origin: "cut.jpg") == nil)
+            #expect(locator.probedFromHeader("cut.jpg") == nil)
             do {
                 _ = try locator.load(.path("cut.jpg"), jsonPath: "$.pages[2].image")
                 Issue.record("a truncated JPEG resolved")
