@@ -25,12 +25,20 @@ enum BookFontFolder {
             originals[folder.appendingPathComponent(name).path] = font.file.url.path
         }
         let fm = FileManager.default
-        if fm.fileExists(atPath: folder.path) { return (folder, originals) }
+        do {
+            try fm.createDirectory(at: base, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        } catch {
+            throw FontLibraryError.fontconfig("cannot keep the book's fonts in \(base.path): \(error.localizedDescription); set XDG_CACHE_HOME to a folder that can be written")
+        }
+        try requirePrivate(base)
+        if fm.fileExists(atPath: folder.path) {
+            try requirePrivate(folder)
+            return (folder, originals)
+        }
 
         let staging = base.appendingPathComponent(".bookfonts-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         do {
-            try fm.createDirectory(at: base, withIntermediateDirectories: true)
-            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+            try fm.createDirectory(at: staging, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         } catch {
             throw FontLibraryError.fontconfig("cannot keep the book's fonts in \(base.path): \(error.localizedDescription); set XDG_CACHE_HOME to a folder that can be written")
         }
@@ -43,6 +51,16 @@ enum BookFontFolder {
             throw FontLibraryError.fontconfig("cannot keep the book's fonts in \(folder.path): \(String(cString: strerror(errno)))")
         }
         return (folder, originals)
+    }
+
+    /// The copies are trusted as the book's fonts only in a folder that nobody else could have
+    /// filled: the cache falls back to the shared temporary directory when there is no home.
+    private static func requirePrivate(_ folder: URL) throws {
+        var status = stat()
+        guard lstat(folder.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+              status.st_uid == getuid(), status.st_mode & 0o022 == 0 else {
+            throw FontLibraryError.fontconfig("\(folder.path) is not a folder of yours that only you can write, so the book's fonts are not kept there; set XDG_CACHE_HOME to one that is")
+        }
     }
 
     private static func copy(_ font: BookFonts.Font, to target: URL) throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import BookModel
 import BookRenderKit
-import BookLayout
+@testable import BookLayout
 import BookTestSupport
 
 /// A book's `fonts/` folder adds only the font files inside the book's folder: a link (to a font
@@ -72,6 +72,31 @@ struct ConfinedBookFontsTests {
         // The font that is a file of the book's folder is used, and named as the book's.
         let serif = try #require(try layout("DejaVu Serif", in: book, fifos: [fifo]))
         #expect(fontFiles(serif).contains(fonts.appendingPathComponent("Own.ttf").path), "\(fontFiles(serif))")
+    }
+
+    /// The copies fontconfig opens stand for the book's fonts only where nobody else could have
+    /// put other files under their name.
+    @Test func copiesAreNotTakenFromAFolderOthersCanWrite() throws {
+        let root = try temporaryDirectory("font-copies")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("book"), own = folder.appendingPathComponent("fonts/Own.ttf")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("fonts"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.serif, toPath: own.path)
+        let fonts = try TestBooks.document(book("DejaVu Serif"), folder: folder).resolve().bookFonts
+        try #require(fonts.fonts.count == 1)
+
+        let shared = root.appendingPathComponent("shared"), mine = root.appendingPathComponent("mine")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        chmod(shared.path, 0o777)
+        #expect(throws: (any Error).self) { try BookFontFolder.prepare(fonts, under: shared) }
+        let (copies, originals) = try BookFontFolder.prepare(fonts, under: mine)
+        let copy = try #require(originals.first { $0.value == own.path }?.key)
+        #expect(copy.hasPrefix(copies.path + "/"))
+        #expect(FileManager.default.contents(atPath: copy) == FileManager.default.contents(atPath: Self.serif))
+        // Made again from the same fonts: the same folder, trusted once it is checked to be private.
+        #expect(try BookFontFolder.prepare(fonts, under: mine).folder.path == copies.path)
+        chmod(copies.path, 0o777)
+        #expect(throws: (any Error).self) { try BookFontFolder.prepare(fonts, under: mine) }
     }
 
     @Test func aFontsFolderThatLeadsElsewhereIsNotUsed() throws {
