@@ -59,15 +59,22 @@ public enum BookLoader {
             fd = open(file.path, flags)
             guard fd >= 0 else { throw failure(errno) }
         }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw failure(errno) }
         try requireRegular(status, name: name)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        do {
-            return try handle.readToEnd() ?? Data()
-        } catch {
-            throw BookError(kind: .io, file: name, message: "cannot be read: \(error.localizedDescription)")
+        var data = Data()
+        data.reserveCapacity(Int(status.st_size))
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw BookError(kind: .io, file: name, message: "cannot be read: \(String(cString: strerror(errno)))")
+            }
+            if got == 0 { return data }
+            data.append(contentsOf: buffer[..<got])
         }
     }
 
