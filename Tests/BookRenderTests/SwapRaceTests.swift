@@ -30,7 +30,7 @@ import BookRenderKit
         let file = book.appendingPathComponent("book.json")
         try Data(json.utf8).write(to: file)
 
-        let swapper = PictureSwapper(photo, real: keep, outside: "../../outside/secret.jpg", linkDwell: 100, realDwell: 1500)
+        let swapper = FileSwapper(photo, real: keep, outside: "../../outside/secret.jpg", linkDwell: 100, realDwell: 1500)
         swapper.start()
         var written = 0, refused = 0
         for run in 0..<Self.runs {

@@ -47,9 +47,10 @@ public enum HostileFolders {
     }
 }
 
-/// Swaps a picture of a book, as fast as it can, between the real file and a symbolic link to a
-/// file outside the book's folder, each time by renaming over it (so the name always exists).
-public final class PictureSwapper: @unchecked Sendable {
+/// Swaps a file of a book (a picture, a font), as fast as it can, between the real file and a
+/// symbolic link to a file outside the book's folder, each time by renaming over it (so the name
+/// always exists).
+public final class FileSwapper: @unchecked Sendable {
     private let target: URL
     private let keep: URL
     private let outside: String
@@ -63,7 +64,7 @@ public final class PictureSwapper: @unchecked Sendable {
     /// How long each stays in place, in microseconds.
     private let linkDwell: UInt32, realDwell: UInt32
 
-    /// `keep`: a hard link to the real picture, in the same folder as `target`. A real picture
+    /// `keep`: a hard link to the real file, in the same folder as `target`. A real picture
     /// left longer than the link lets more exports get past the resolve stage and meet the link
     /// later, when the picture is read again to be drawn.
     public init(_ target: URL, real keep: URL, outside: String, linkDwell: UInt32 = 50, realDwell: UInt32 = 50) {
@@ -90,7 +91,7 @@ public final class PictureSwapper: @unchecked Sendable {
         }
     }
 
-    /// Stops swapping and leaves the real picture in place.
+    /// Stops swapping and leaves the real file in place.
     public func stop() {
         lock.withLock { stopped = true }
         finished.wait()

@@ -202,11 +202,16 @@ import BookLayout
         try expectOnlyAllowed(opened, work)
     }
 
-    @Test func aPictureSwappedForALinkDuringExportsOpensNothingOutside() throws {
+    @Test func aPictureAndAFontSwappedForLinksDuringExportsOpenNothingOutside() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.sans), "needs fonts-dejavu-core (scripts/install-deps.sh)")
         let work = try Work()
         defer { try? FileManager.default.removeItem(at: work.root) }
-        let images = work.book.appendingPathComponent("images")
-        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        let images = work.book.appendingPathComponent("images"), fonts = work.book.appendingPathComponent("fonts")
+        for dir in [images, fonts] { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) }
+        let font = fonts.appendingPathComponent("Own.ttf"), keptFont = fonts.appendingPathComponent(".keep.ttf")
+        try FileManager.default.copyItem(atPath: Self.serif, toPath: font.path)
+        try FileManager.default.linkItem(at: font, to: keptFont)
+        try FileManager.default.copyItem(atPath: Self.sans, toPath: work.outside.appendingPathComponent("Elsewhere.ttf").path)
         let real = try TestImages.gradientJPEG(width: 320, height: 240)
         let marker = "OUTSIDE-THE-BOOK-\(UUID().uuidString)"
         let photo = images.appendingPathComponent("photo.jpg"), keep = images.appendingPathComponent(".keep.jpg")
@@ -214,16 +219,19 @@ import BookLayout
         try FileManager.default.linkItem(at: photo, to: keep)
         try HostileFolders.outsideJPEG(sizedLike: real, marker: marker).write(to: work.outside.appendingPathComponent("secret.jpg"))
         let pages = (0..<3).map { #"{"type": "illustration", "image": "images/photo.jpg", "text": "Page \#($0)."}"# }
-        try write(#"{"schema": 1, "kind": "storybook", "title": "Swapped", "pages": [\#(pages.joined(separator: ", "))]}"#,
+        try write(#"{"schema": 1, "kind": "storybook", "title": "Swapped", "tokens": {"typography": {"body": {"family": "DejaVu Serif"}}}, "pages": [\#(pages.joined(separator: ", "))]}"#,
                   to: work.book.appendingPathComponent("book.json"))
         let pdfs = (0..<8).map { work.out.appendingPathComponent("swapped-\($0).pdf") }
 
-        let swapper = PictureSwapper(photo, real: keep, outside: "../../outside/secret.jpg")
+        let swapper = FileSwapper(photo, real: keep, outside: "../../outside/secret.jpg")
+        let fontSwapper = FileSwapper(font, real: keptFont, outside: "../../outside/Elsewhere.ttf")
         swapper.start()
+        fontSwapper.start()
         let traced = try traced(pdfs.map { ["export", work.book.appendingPathComponent("book.json").path, "-o", $0.path] }, in: work)
         swapper.stop()
+        fontSwapper.stop()
 
-        #expect(swapper.swaps > 0)
+        #expect(swapper.swaps > 0 && fontSwapper.swaps > 0)
         for (run, pdf) in zip(traced.runs, pdfs) {
             if run.status == 0 {
                 let bytes = try Data(contentsOf: pdf)
