@@ -33,7 +33,7 @@ public struct AssetLocator: Sendable {
         case .path(let relative):
             if let asset = prefetched[relative] { return .found(asset) }
             guard let opened = try openImage(relative, jsonPath: jsonPath) else { return .missing(path: relative) }
-            let file = BookFile(folder: root, path: relative, identity: opened.identity)
+            let file = CheckedFile(folder: root, path: relative, identity: opened.identity)
             if let asset = Self.probedFromHeader(opened, file, origin: relative) { return .found(asset) }
             // Read, hashed and probed, then let go: resolving a book of 300 photos never holds them all.
             guard let data = opened.readAll() else {
@@ -72,7 +72,7 @@ public struct AssetLocator: Sendable {
     /// its id left for when it is needed (see `ImageAsset`): a picture book's megabytes are then
     /// read once to be hashed while the PDF is being written, not before. Nil for anything else,
     /// and for any doubt, which the whole file read by `load` then settles and reports.
-    static func probedFromHeader(_ opened: OpenedFile, _ file: BookFile, origin: String) -> ImageAsset? {
+    static func probedFromHeader(_ opened: OpenedFile, _ file: CheckedFile, origin: String) -> ImageAsset? {
         let fd = opened.descriptor
         let count = opened.identity.size
         guard count >= 4 else { return nil }
@@ -91,7 +91,7 @@ public struct AssetLocator: Sendable {
     /// `relative` probed from its header as `load` would (nil when it is not such a JPEG or cannot be opened).
     func probedFromHeader(_ relative: String) -> ImageAsset? {
         guard let opened = try? root.openFile(relative) else { return nil }
-        return Self.probedFromHeader(opened, BookFile(folder: root, path: relative, identity: opened.identity), origin: relative)
+        return Self.probedFromHeader(opened, CheckedFile(folder: root, path: relative, identity: opened.identity), origin: relative)
     }
 
     /// Probes the files at `paths` on all cores, ahead of the `load` calls that will ask for them
@@ -119,7 +119,7 @@ public struct AssetLocator: Sendable {
         }
     }
 
-    private func probe(_ data: Data, file: BookFile? = nil, origin: String, jsonPath: String) throws(ResolveError) -> ImageAsset {
+    private func probe(_ data: Data, file: CheckedFile? = nil, origin: String, jsonPath: String) throws(ResolveError) -> ImageAsset {
         do {
             let info = try ImageProbe.probe(data)
             if let file { return ImageAsset(file: file, data: data, info: info, origin: origin) }

@@ -8,7 +8,7 @@ import BookBase
 /// check.
 public struct BookFonts: Sendable {
     public struct Font: Sendable {
-        public let file: BookFile
+        public let file: CheckedFile
         /// The descriptor the font was checked through, kept open: the copy fontconfig is given is
         /// read from it, not from the book's folder again.
         public let opened: OpenedFile
@@ -82,7 +82,7 @@ public struct BookFonts: Sendable {
                 guard hash.update(descriptor: opened.descriptor) == opened.identity.size else {
                     return refuse(path, .changed, as: .font)
                 }
-                fonts.append(Font(file: BookFile(folder: root, path: path, identity: opened.identity), opened: opened, sha256: hash.finish()))
+                fonts.append(Font(file: CheckedFile(folder: root, path: path, identity: opened.identity), opened: opened, sha256: hash.finish()))
             } catch {
                 refuse(path, error, as: .font)
             }

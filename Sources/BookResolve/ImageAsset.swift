@@ -8,12 +8,12 @@ import BookBase
 /// A file's bytes are not kept: the page tree holds every asset of the book for as long as it
 /// renders, so holding bytes would make memory grow with the book. Whatever needs them later
 /// (`data`, `openFile`, the hash) opens the file again beneath the book's folder and reads it
-/// only if it is still the file that was probed (see `BookFile.reopen`): a file swapped for a
+/// only if it is still the file that was probed (see `CheckedFile.reopen`): a file swapped for a
 /// link to somewhere else since is never read.
 public final class ImageAsset: Sendable {
     private enum Storage: Sendable {
         case bytes(Data)
-        case file(BookFile)
+        case file(CheckedFile)
     }
     private let storage: Storage
     public let info: ImageInfo
@@ -35,7 +35,7 @@ public final class ImageAsset: Sendable {
     }
 
     /// An image file; `data` is its content as read now, used for the id and then let go.
-    public init(file: BookFile, data: Data, info: ImageInfo, origin: String) {
+    public init(file: CheckedFile, data: Data, info: ImageInfo, origin: String) {
         self.storage = .file(file)
         self.info = info
         self.origin = origin
@@ -45,7 +45,7 @@ public final class ImageAsset: Sendable {
 
     /// An image file probed without reading it all: its id waits for its bytes until it is
     /// needed (usually when its page is drawn, by then hashed ahead).
-    public init(file: BookFile, info: ImageInfo, origin: String) {
+    public init(file: CheckedFile, info: ImageInfo, origin: String) {
         self.storage = .file(file)
         self.info = info
         self.origin = origin
@@ -122,12 +122,12 @@ public final class ImageAsset: Sendable {
 
 /// The id of an image file hashed when first needed, by whichever thread comes first.
 private final class FileHash: @unchecked Sendable {
-    private let file: BookFile
+    private let file: CheckedFile
     private let condition = NSCondition()
     private var claimed = false
     private var hex: String?
 
-    init(file: BookFile) {
+    init(file: CheckedFile) {
         self.file = file
     }
 
