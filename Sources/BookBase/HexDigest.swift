@@ -36,8 +36,9 @@ public class HexDigest {
         return update(descriptor: fd)
     }
 
-    /// Feeds what is left to read of the open file `fd`, a mebibyte at a time; returns how many
-    /// bytes it read (up to a read error, if any).
+    /// Feeds the open file `fd` from its start, a mebibyte at a time; returns how many bytes it
+    /// read (up to a read error, if any). Read at offsets, not from the descriptor's position, so
+    /// a descriptor others read too is neither disturbed nor read from the middle.
     @discardableResult
     public func update(descriptor fd: Int32) -> Int {
         let block = 1 << 20
@@ -45,7 +46,7 @@ public class HexDigest {
         defer { buffer.deallocate() }
         var total = 0
         while true {
-            let got = read(fd, buffer, block)
+            let got = pread(fd, buffer, block, off_t(total))
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else { return total }
             update(UnsafeRawBufferPointer(start: buffer, count: got))

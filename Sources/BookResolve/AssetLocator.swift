@@ -32,15 +32,22 @@ public struct AssetLocator: Sendable {
             return .found(try probe(data, origin: "inline image at \(jsonPath)", jsonPath: jsonPath))
         case .path(let relative):
             if let asset = prefetched[relative] { return .found(asset) }
-            guard let opened = try openImage(relative, jsonPath: jsonPath) else { return .missing(path: relative) }
-            let file = CheckedFile(folder: root, path: relative, identity: opened.identity)
-            if let asset = Self.probedFromHeader(opened, file, origin: relative) { return .found(asset) }
-            // Read, hashed and probed, then let go: resolving a book of 300 photos never holds them all.
-            guard let data = opened.readAll() else {
-                throw ResolveError("\(jsonPath): cannot read \(relative) (check its permissions)")
-            }
-            return .found(try probe(data, file: file, origin: relative, jsonPath: jsonPath))
+            let asset = try loadFile(relative, jsonPath: jsonPath)
+            // A picture on several pages is opened once and drawn from one asset.
+            if let asset { prefetched[relative] = asset }
+            return asset.map { .found($0) } ?? .missing(path: relative)
         }
+    }
+
+    private func loadFile(_ relative: String, jsonPath: String) throws(ResolveError) -> ImageAsset? {
+        guard let opened = try openImage(relative, jsonPath: jsonPath) else { return nil }
+        let file = CheckedFile(folder: root, path: relative, opened: opened)
+        if let asset = Self.probedFromHeader(opened, file, origin: relative) { return asset }
+        // Read, hashed and probed, then let go: resolving a book of 300 photos never holds them all.
+        guard let data = opened.readAll() else {
+            throw ResolveError("\(jsonPath): cannot read \(relative) (check its permissions)")
+        }
+        return try probe(data, file: file, origin: relative, jsonPath: jsonPath)
     }
 
     /// The image file opened beneath the book's folder; nil when there is none.
@@ -91,7 +98,7 @@ public struct AssetLocator: Sendable {
     /// `relative` probed from its header as `load` would (nil when it is not such a JPEG or cannot be opened).
     func probedFromHeader(_ relative: String) -> ImageAsset? {
         guard let opened = try? root.openFile(relative) else { return nil }
-        return Self.probedFromHeader(opened, CheckedFile(folder: root, path: relative, identity: opened.identity), origin: relative)
+        return Self.probedFromHeader(opened, CheckedFile(folder: root, path: relative, opened: opened), origin: relative)
     }
 
     /// Probes the files at `paths` on all cores, ahead of the `load` calls that will ask for them
@@ -109,7 +116,8 @@ public struct AssetLocator: Sendable {
         }
     }
 
-    /// Assets read ahead by `prefetch`, by relative path; shared by the copies of the locator.
+    /// Assets read ahead by `prefetch` or already loaded, by relative path; shared by the copies of
+    /// the locator.
     private final class Prefetched: @unchecked Sendable {
         private let lock = NSLock()
         private var assets: [String: ImageAsset] = [:]

@@ -82,7 +82,7 @@ public struct BookFonts: Sendable {
                 guard hash.update(descriptor: opened.descriptor) == opened.identity.size else {
                     return refuse(path, .changed, as: .font)
                 }
-                fonts.append(Font(file: CheckedFile(folder: root, path: path, identity: opened.identity), opened: opened, sha256: hash.finish()))
+                fonts.append(Font(file: CheckedFile(folder: root, path: path, opened: opened), opened: opened, sha256: hash.finish()))
             } catch {
                 refuse(path, error, as: .font)
             }

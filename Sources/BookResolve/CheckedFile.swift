@@ -47,25 +47,67 @@ public final class OpenedFile: @unchecked Sendable {
     }
 }
 
-/// A file of the book as it was when it was opened: where it is beneath the book's folder and
-/// which file it was, so that reading it again later reads that file or nothing. Not kept open:
-/// a book of thousands of pictures would run out of descriptors.
+/// A file of the book as it was when it was opened: where it is beneath the book's folder, which
+/// file it was, and, while the process can spare descriptors (see `DescriptorBudget`), the
+/// descriptor it was checked through, so that reading it later reads that file or nothing.
 public struct CheckedFile: Sendable {
     public let folder: BookFolder
     /// The path the book names, relative to its folder.
     public let path: String
     public let identity: FileIdentity
+    private let held: Held?
 
-    public init(folder: BookFolder, path: String, identity: FileIdentity) {
-        self.folder = folder; self.path = path; self.identity = identity
+    /// `opened` is kept open for later reads if the budget allows.
+    public init(folder: BookFolder, path: String, opened: OpenedFile) {
+        self.folder = folder; self.path = path; self.identity = opened.identity
+        held = DescriptorBudget.shared.take() ? Held(opened) : nil
     }
 
     public var url: URL { folder.url.appendingPathComponent(path) }
 
-    /// The same file opened again beneath the folder, the same way; nil when it has gone, is now
-    /// a link, or is another file or another size than when it was first opened.
-    public func reopen() -> OpenedFile? {
+    /// The file to read: the descriptor it was checked through, or, when that could not be kept,
+    /// the same path opened again beneath the folder the same way. Nil when it has gone, is now a
+    /// link, or is another file or another size than when it was first opened. Whoever reads it
+    /// reads at offsets (`pread`): the descriptor may be shared.
+    public func open() -> OpenedFile? {
+        if let held {
+            var status = stat()
+            guard fstat(held.file.descriptor, &status) == 0, Int(status.st_size) == identity.size else { return nil }
+            return held.file
+        }
         guard let file = try? folder.openFile(path), file.identity == identity else { return nil }
         return file
     }
+
+    /// A kept descriptor, given back to the budget with the last copy of its file.
+    private final class Held: Sendable {
+        let file: OpenedFile
+        init(_ file: OpenedFile) { self.file = file }
+        deinit { DescriptorBudget.shared.give() }
+    }
+}
+
+/// How many descriptors of checked files may stay open at once in the process: a quarter of the
+/// limit on open files, so that a book of thousands of pictures leaves cairo, fontconfig and the
+/// outputs theirs. Beyond it a file is opened again, beneath the book's folder, when it is read.
+final class DescriptorBudget: @unchecked Sendable {
+    static let shared = DescriptorBudget()
+    private let lock = NSLock()
+    private var available: Int
+
+    init() {
+        var limit = rlimit()
+        let soft = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(clamping: limit.rlim_cur) : 1024
+        available = min(4096, soft / 4)
+    }
+
+    func take() -> Bool {
+        lock.withLock {
+            guard available > 0 else { return false }
+            available -= 1
+            return true
+        }
+    }
+
+    func give() { lock.withLock { available += 1 } }
 }

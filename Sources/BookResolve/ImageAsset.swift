@@ -7,9 +7,10 @@ import BookBase
 ///
 /// A file's bytes are not kept: the page tree holds every asset of the book for as long as it
 /// renders, so holding bytes would make memory grow with the book. Whatever needs them later
-/// (`data`, `openFile`, the hash) opens the file again beneath the book's folder and reads it
-/// only if it is still the file that was probed (see `CheckedFile.reopen`): a file swapped for a
-/// link to somewhere else since is never read.
+/// (`data`, `openFile`, the hash) reads the descriptor the file was probed through, or, past the
+/// process's budget of descriptors, opens it again beneath the book's folder and reads it only if
+/// it is still the file that was probed (see `CheckedFile.open`): a file swapped for a link to
+/// somewhere else since is never read.
 public final class ImageAsset: Sendable {
     private enum Storage: Sendable {
         case bytes(Data)
@@ -74,7 +75,7 @@ public final class ImageAsset: Sendable {
         switch storage {
         case .bytes(let d): return d
         case .file(let file):
-            guard let d = file.reopen()?.readAll(), d.count == file.identity.size else { return Data() }
+            guard let d = file.open()?.readAll(), d.count == file.identity.size else { return Data() }
             return d
         }
     }
@@ -104,12 +105,12 @@ public final class ImageAsset: Sendable {
         return nil
     }
 
-    /// The image's file opened again for reading, when the asset is a file and that path beneath
-    /// the book's folder still leads to the file resolved, at its size. Nil for bytes that live in
-    /// memory (inline images) and for a file that has gone, been replaced or changed size.
+    /// The image's file open for reading (see `CheckedFile.open`), when the asset is a file that
+    /// is still the file resolved, at its size. Nil for bytes that live in memory (inline images)
+    /// and for a file that has gone, been replaced or changed size. Read it at offsets.
     public func openFile() -> OpenedFile? {
         guard case .file(let file) = storage else { return nil }
-        return file.reopen()
+        return file.open()
     }
 
     /// JPEGs go into the PDF byte for byte, except CMYK/YCCK ones: cairo 1.16 writes those without
@@ -167,7 +168,7 @@ private final class FileHash: @unchecked Sendable {
     /// The file's XXH3-128. A file that has been replaced or changed size since it was probed
     /// gets an id no content has: the export then reports it as changed when it reads it again.
     private func compute() -> String {
-        guard let opened = file.reopen() else { return "unreadable:" + ContentHash.hex(file.path) }
+        guard let opened = file.open() else { return "unreadable:" + ContentHash.hex(file.path) }
         let hash = ContentHash()
         let total = hash.update(descriptor: opened.descriptor)
         let digest = hash.finish()

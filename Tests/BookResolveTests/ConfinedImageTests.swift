@@ -118,9 +118,25 @@ struct ConfinedImageTests {
         try FileManager.default.removeItem(at: inBook)
         try HostileFolders.link(inBook, to: "../../outside/secret.jpg")
 
-        #expect(asset.openFile() == nil, "the link is not opened when the picture is drawn")
+        // Drawn from the descriptor it was probed through, or refused: never the link's target.
+        if let opened = asset.openFile() {
+            #expect(opened.readAll() == folder.real)
+        }
         #expect(asset.data != folder.secret)
         #expect(asset.id != ContentHash.hex(folder.secret), "the link is not read to hash the picture")
+    }
+
+    /// A picture is opened once, when the book is resolved: drawing and hashing it read that
+    /// descriptor, so they read the file that was checked even once its name is gone.
+    @Test(arguments: [true, false])
+    func aPictureIsReadFromTheDescriptorItWasCheckedThrough(kernel: Bool) throws {
+        let folder = try hostileFolder()
+        defer { try? FileManager.default.removeItem(at: folder.book.deletingLastPathComponent()) }
+        let asset = try found(locator(folder.book, kernel: kernel), "images/real.jpg")
+        try FileManager.default.removeItem(at: folder.book.appendingPathComponent("images/real.jpg"))
+        #expect(asset.data == folder.real)
+        #expect(asset.id == ContentHash.hex(folder.real))
+        #expect(asset.openFile()?.readAll() == folder.real)
     }
 
     @Test(arguments: [true, false])

@@ -4,7 +4,7 @@ import BookTestSupport
 import BookLayout
 
 /// What the built program opens for books made to read what is not theirs, traced by strace
-/// (`-f -y`: every thread and child, with the path each returned descriptor really is). Besides the
+/// (`-ff -y`: every thread and child, with the path each returned descriptor really is). Besides the
 /// book's folder and the outputs, a run may open only bookrender's own templates and fonts and
 /// the system's libraries and configuration; never the files that links in `images/` and `fonts/`
 /// lead to, never `/dev/zero`. Every command runs under `timeout`, so one blocked on a FIFO ends
@@ -37,7 +37,7 @@ import BookLayout
 
     /// Runs each argument list with the built binary, one after another in one shell under
     /// strace; returns how each ended and the real path of every descriptor an open returned.
-    func traced(_ commands: [[String]], in work: Work) throws -> (runs: [Run], opened: Set<String>) {
+    func traced(_ commands: [[String]], in work: Work) throws -> (runs: [Run], opened: Set<String>, lines: [Substring]) {
         let binary = try Repository.binary.path
         func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         var script = ""
@@ -51,7 +51,8 @@ import BookLayout
         environment["XDG_CACHE_HOME"] = Self.cache.path
         environment["TMPDIR"] = work.tmp.path
         environment["BOOKRENDER_HOME"] = Repository.root.path
-        let strace = try run("strace", ["-f", "-y", "-qq", "-e", "trace=open,openat,openat2", "-o", trace.path, "/bin/sh", "-c", script],
+        // -ff: a file per thread, so no call is split across lines by another thread's.
+        let strace = try run("strace", ["-ff", "-y", "-qq", "-e", "trace=open,openat,openat2", "-o", trace.path, "/bin/sh", "-c", script],
                              environment: environment)
         #expect(strace.status == 0, "strace: \(strace.stderr)")
         let runs = try commands.indices.map { i in
@@ -61,7 +62,9 @@ import BookLayout
                     + String(contentsOfFile: work.tmp.path + "/err-\(i)", encoding: .utf8))
         }
         var opened = Set<String>()
-        for line in try String(contentsOf: trace, encoding: .utf8).split(separator: "\n") {
+        let files = try FileManager.default.contentsOfDirectory(atPath: work.tmp.path).filter { $0.hasPrefix("trace.") }
+        let lines = try files.flatMap { try String(contentsOfFile: work.tmp.path + "/" + $0, encoding: .utf8).split(separator: "\n") }
+        for line in lines {
             // "= 5</real/path>" at the end of a successful open.
             guard let range = line.range(of: #"= [0-9]+<(.*)>$"#, options: .regularExpression) else { continue }
             var path = String(line[range].drop { $0 != "<" }.dropFirst().dropLast())
@@ -69,7 +72,7 @@ import BookLayout
             if path.hasPrefix("/") { opened.insert(path) }
         }
         #expect(!opened.isEmpty, "strace saw no open at all")
-        return (runs, opened)
+        return (runs, opened, lines)
     }
 
     /// Where the runs keep their font caches: shared by the tests, so only the first one scans.
@@ -172,7 +175,7 @@ import BookLayout
         for name in names { commands.append(["export", path("\(name).json"), "-o", work.out.appendingPathComponent("\(name).pdf").path]) }
         // A FIFO as a picture must not hold the commands that only read the book either.
         commands += [["validate", path("fifo-image.json")], ["info", path("fifo-image.json")]]
-        let (runs, opened) = try traced(commands, in: work)
+        let (runs, opened, _) = try traced(commands, in: work)
 
         for (i, run) in runs.enumerated() {
             #expect(run.status != 124 && run.status != 137, "\(commands[i]) did not end (blocked)")
@@ -241,5 +244,13 @@ import BookLayout
             }
         }
         try expectOnlyAllowed(traced.opened, work)
+        // Each export opens the picture for reading once at most (three pages show it), and reads
+        // only that descriptor afterwards; a run that met the link opened it for nothing.
+        let reads = traced.lines.filter {
+            $0.contains(#""images/photo.jpg""#) && $0.contains("O_RDONLY") && !$0.contains("O_PATH")
+                && $0.range(of: #"= [0-9]+<"#, options: .regularExpression) != nil
+        }
+        #expect(reads.count <= pdfs.count, "\(reads.count) opens of the picture for reading in \(pdfs.count) exports")
+        #expect(reads.count >= traced.runs.filter { $0.status == 0 }.count, "the trace did not show the picture's opens")
     }
 }
