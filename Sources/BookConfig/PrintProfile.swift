@@ -103,7 +103,7 @@ public struct PrintProfile: Codable, Sendable, Equatable {
         do {
             return try JSONDecoder().decode(PrintProfile.self, from: data)
         } catch let error as DecodingError {
-            throw ConfigError("\(url.path): \(ConfigError.describe(error, root: "profile"))")
+            throw ConfigError("\(url.path): \(ConfigError.describe(error))")
         }
     }
 }
