@@ -40,6 +40,10 @@ final class PageDrawer {
                     try image(box, cr)
                 } catch {
                     let source = page.sourcePage.map { " ($.pages[\($0)])" } ?? ""
+                    // A damaged or oversized picture is the book's fault (as `validate` reports it), not the renderer's.
+                    if let bad = error as? ImageError, [.notAnImage, .truncated, .invalid, .tooLarge].contains(bad.kind) {
+                        throw ImageError(bad.kind, "page \(page.number)\(source): \(box.asset.origin) is not a usable image: \(bad.message)")
+                    }
                     throw RenderError("page \(page.number)\(source): cannot draw \(box.asset.origin): \(error)")
                 }
             case .text(let t): text(t, cr)

@@ -80,11 +80,15 @@ public struct BookDocument: Sendable {
 
     func resolveWithResources() throws(BookRenderError) -> (ResolvedBook, ResourceLocator) {
         let settings = try settings.checked()
+        let textIssues = TextCheck.issues(book, limits: settings.limits)
+        if !textIssues.isEmpty {
+            throw BookRenderError(BookError(kind: .validation, file: file ?? "book", issues: textIssues))
+        }
         return try naming(BookRenderError.wrap {
             let resources = try settings.resources()
             let resolver = Resolver(templatesDirectory: resources.templates,
                                     options: .init(theme: settings.theme, strict: settings.strict, profile: settings.profile,
-                                                   threads: settings.workers))
+                                                   threads: settings.workers, maxImagePixels: settings.limits.maxImagePixels))
             let tokens = try resolver.tokens(for: book)
             // The hyphenation patterns load while the pictures are read.
             if settings.workers > 1, tokens.typography.body.hyphenate {

@@ -8,8 +8,12 @@ public struct AssetLocator: Sendable {
     private let realFolder: String
     private let prefetched = Prefetched()
 
-    public init(folder: URL) {
+    /// Pixels a picture may have (see `ImageCheck.dimensions`).
+    public let maxImagePixels: Int
+
+    public init(folder: URL, maxImagePixels: Int = InputLimits.defaultMaxImagePixels) {
         self.folder = folder
+        self.maxImagePixels = maxImagePixels
         self.realFolder = folder.standardizedFileURL.resolvingSymlinksInPath().path
     }
 
@@ -20,6 +24,18 @@ public struct AssetLocator: Sendable {
 
     /// `jsonPath` names the reference in errors ("$.pages[3].image").
     public func load(_ ref: ImageRef, jsonPath: String) throws(ResolveError) -> Outcome {
+        let outcome = try find(ref, jsonPath: jsonPath)
+        if case .found(let asset) = outcome {
+            do {
+                try ImageCheck.dimensions(asset.info, maxPixels: maxImagePixels)
+            } catch {
+                throw ResolveError("\(jsonPath): \(asset.origin) is not a usable image: \(error)")
+            }
+        }
+        return outcome
+    }
+
+    private func find(_ ref: ImageRef, jsonPath: String) throws(ResolveError) -> Outcome {
         switch ref {
         case .inline(let data):
             return .found(try probe(data, origin: "inline image at \(jsonPath)", jsonPath: jsonPath))

@@ -13,9 +13,13 @@ public struct Resolver {
         public var profile: String?
         /// Threads that read and hash image files ahead of the pages (1: none ahead).
         public var threads: Int
+        /// Pixels a picture may have (`InputLimits.maxImagePixels`), read from its header.
+        public var maxImagePixels: Int
         public init(theme: String? = nil, strict: Bool = false, profile: String? = nil,
-                    threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                    threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    maxImagePixels: Int = InputLimits.defaultMaxImagePixels) {
             self.theme = theme; self.strict = strict; self.profile = profile; self.threads = threads
+            self.maxImagePixels = maxImagePixels
         }
     }
 
@@ -58,7 +62,7 @@ public struct Resolver {
         if let profile { margins = margins.respecting(profile) }
 
         var findings: [Finding] = []
-        let locator = AssetLocator(folder: folder)
+        let locator = AssetLocator(folder: folder, maxImagePixels: options.maxImagePixels)
 
         func slot(_ ref: ImageRef?, jsonPath: String, sourcePage: Int?, wantsPicture: Bool, scene: String?) throws -> ImageSlot {
             guard let ref else {
