@@ -109,3 +109,59 @@ public enum TokenRanges {
         return found
     }
 }
+
+/// The same for a print profile's numbers (`templates/profiles/<name>.json`): a profile with a
+/// zero page multiple or a bleed of a metre would divide by zero or draw nothing a printer takes.
+public enum ProfileRanges {
+    public struct Entry: Sendable {
+        public let path: String
+        public let range: ClosedRange<Double>
+        public let unit: String
+        let values: @Sendable (PrintProfile) -> [(String, Double)]
+    }
+
+    static func one(_ path: String, _ range: ClosedRange<Double>, _ unit: String,
+                    _ value: @escaping @Sendable (PrintProfile) -> Double?) -> Entry {
+        Entry(path: path, range: range, unit: unit) { p in value(p).map { [(path, $0)] } ?? [] }
+    }
+
+    public static let numbers: [Entry] = [
+        one("bleed.top", 0...72, "pt") { $0.bleed.top.points },
+        one("bleed.bottom", 0...72, "pt") { $0.bleed.bottom.points },
+        one("bleed.inner", 0...72, "pt") { $0.bleed.inner.points },
+        one("bleed.outer", 0...72, "pt") { $0.bleed.outer.points },
+        one("safety", 0...72, "pt") { $0.safety.points },
+        one("minOutsideMargin", 0...144, "pt") { $0.minOutsideMargin?.points },
+        Entry(path: "gutter[].margin", range: 0...144, unit: "pt") { p in
+            (p.gutter ?? []).enumerated().map { ("gutter[\($0.offset)].margin", $0.element.margin.points) } },
+        Entry(path: "gutter[].maxPages", range: 1...100_000, unit: "pages") { p in
+            (p.gutter ?? []).enumerated().map { ("gutter[\($0.offset)].maxPages", Double($0.element.maxPages)) } },
+        one("pages.min", 1...100_000, "pages") { $0.pages.min.map(Double.init) },
+        one("pages.max", 1...100_000, "pages") { $0.pages.max.map(Double.init) },
+        one("pages.multiple", 1...64, "pages") { Double($0.pages.multiple) },
+        one("marks.margin", 0...144, "pt") { $0.marks.margin.points },
+        one("maxInk", 100...400, "%") { $0.maxInk },
+        one("minImageDPI", 0...1200, "dpi") { $0.minImageDPI },
+        one("maxFileSizeMB", 1...100_000, "MB") { $0.maxFileSizeMB },
+        Entry(path: "spine.perPage.<paper>", range: 0...0.1, unit: "in") { p in
+            (p.spine?.perPage ?? [:]).sorted { $0.key < $1.key }.map { ("spine.perPage.\($0.key)", $0.value) } },
+        one("spine.baseInches", 0...2, "in") { $0.spine?.baseInches },
+        one("spine.textMinPages", 0...100_000, "pages") { $0.spine.map { Double($0.textMinPages) } },
+    ]
+
+    /// "$.bleed.top: 1000 is outside the allowed range 0–72 pt", one per value out of range.
+    public static func violations(_ profile: PrintProfile) -> [ConfigIssue] {
+        var found: [ConfigIssue] = []
+        for entry in numbers {
+            for (path, value) in entry.values(profile) where !entry.range.contains(value) {
+                let allowed = "\(TokenRange.number(entry.range.lowerBound))–\(TokenRange.number(entry.range.upperBound)) \(entry.unit)"
+                found.append(ConfigIssue(file: nil, jsonPath: "$." + path,
+                                         message: "\(TokenRange.number(value)) is outside the allowed range \(allowed)"))
+            }
+        }
+        if let min = profile.pages.min, let max = profile.pages.max, min > max {
+            found.append(ConfigIssue(file: nil, jsonPath: "$.pages.min", message: "\(min) is more than pages.max (\(max))"))
+        }
+        return found
+    }
+}

@@ -53,3 +53,30 @@ import BookTestSupport
         }
     }
 }
+
+@Suite struct ProfileRangeTests {
+    let profiles = Repository.resources.templates.appendingPathComponent("profiles")
+
+    @Test func theShippedProfilesAreInsideEveryRange() throws {
+        for name in PrintProfile.available(in: profiles) {
+            #expect(throws: Never.self) { try PrintProfile.load(named: name, from: profiles) }
+        }
+    }
+
+    /// A page multiple of 0 would divide by zero when the book is padded; a huge bleed draws nothing.
+    @Test(arguments: [(#""multiple": 2"#, #""multiple": 0"#, "$.pages.multiple"),
+                      (#""safety": "0.25in""#, #""safety": "100in""#, "$.safety")])
+    func aProfileValueOutOfRangeNamesTheFileAndPath(_ from: String, _ to: String, _ path: String) throws {
+        let folder = try temporaryDirectory("profile")
+        let text = try String(contentsOf: profiles.appendingPathComponent("kdp.json"), encoding: .utf8)
+        #expect(text.contains(from))
+        try text.replacingOccurrences(of: from, with: to).write(to: folder.appendingPathComponent("odd.json"), atomically: true, encoding: .utf8)
+        #expect {
+            try PrintProfile.load(named: "odd", from: folder)
+        } throws: { error in
+            guard let issue = (error as? ConfigError)?.issues.first else { return false }
+            return issue.file == folder.appendingPathComponent("odd.json").path && issue.jsonPath == path
+                && issue.message.contains("allowed range")
+        }
+    }
+}
