@@ -1,9 +1,9 @@
 import BookModel
 
-/// The values every design token may take. Layout, cairo and Pango all assume sane numbers (a
-/// 1e308-point body never fits a line, a zero size makes a singular matrix, a huge blur radius
-/// never finishes), so a value outside its range is refused with its place and the range, never
-/// clamped. docs/rendering.md lists the same table.
+/// The values every design token may take. Layout, cairo and Pango all assume sane numbers (an
+/// astronomically large body never fits a line, a zero size makes a singular matrix, a huge blur
+/// radius never finishes), so a value outside its range is refused with its place and the range,
+/// never clamped. docs/rendering.md lists the same table.
 public struct TokenRange: Sendable {
     /// The token's path under `tokens` ("typography.body.size").
     public let path: String
@@ -14,8 +14,7 @@ public struct TokenRange: Sendable {
 
     /// "4–144 pt".
     public var allowed: String {
-        let unitText = unit.isEmpty ? "" : (unit.hasPrefix("×") ? " " + unit : " " + unit)
-        return "\(Self.number(range.lowerBound))–\(Self.number(range.upperBound))\(unitText)"
+        "\(Self.number(range.lowerBound))–\(Self.number(range.upperBound))" + (unit.isEmpty ? "" : " " + unit)
     }
 
     static func number(_ v: Double) -> String {

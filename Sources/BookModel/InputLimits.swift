@@ -1,6 +1,6 @@
 /// How large a book's inputs may be. Past these, memory and time grow beyond what a print book
-/// needs (a 50 MB paragraph takes gigabytes in Pango; a 30000 × 30000 picture 3.6 GB decoded), so
-/// such an input is refused, with its place, before anything is allocated for it. Each can be
+/// needs (Pango holds a paragraph's layout whole, a PNG is decoded whole), so such an input is
+/// refused, with its place, before anything is allocated for it. Each can be
 /// raised (`--max-image-pixels`, `--max-text-length`, `--max-book-text-length`).
 public struct InputLimits: Sendable, Equatable, Codable {
     /// Pixels (width × height, from the file's header) of one picture.
@@ -19,7 +19,7 @@ public struct InputLimits: Sendable, Equatable, Codable {
         self.maxImagePixels = maxImagePixels; self.maxTextLength = maxTextLength; self.maxBookTextLength = maxBookTextLength
     }
 
-    /// "100 megapixels", "1,000,000".
+    /// "1,000,000".
     public static func grouped(_ n: Int) -> String {
         let digits = Array(String(n))
         var out = ""

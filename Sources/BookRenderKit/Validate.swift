@@ -15,9 +15,9 @@ public struct ValidationReport: Sendable, Codable {
 }
 
 extension BookDocument {
-    /// Checks the book as far as resolving it: JSON and schema (done by `open`), theme and tokens,
-    /// image files (confined to the book's folder, probed). With `strict`, a missing image is an
-    /// error.
+    /// Checks the book as far as resolving it: JSON and schema (done by `open`), theme and tokens
+    /// and their ranges, texts, image files (confined to the book's folder, probed, and decoded as
+    /// an export would). With `strict`, a missing image is an error.
     public func validate() throws(BookRenderError) -> ValidationReport {
         let resolved = try resolve()
         try checkPictureData(resolved)
@@ -36,9 +36,9 @@ extension BookDocument {
             if let asset = page.image.asset { uses.append((asset, "$.pages[\(page.index)].image")) }
         }
         if let asset = resolved.mainCharacterImage { uses.append((asset, "$.characters.main.image")) }
-        var checked = Set<ObjectIdentifier>()
+        var checked = Set<String>()
         var problems: [BookIssue] = []
-        for (asset, jsonPath) in uses where checked.insert(ObjectIdentifier(asset)).inserted {
+        for (asset, jsonPath) in uses where checked.insert(asset.origin).inserted {
             do {
                 try ImageCheck.data(asset.data, info: asset.info)
             } catch {
