@@ -100,10 +100,16 @@ public struct PrintProfile: Codable, Sendable, Equatable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ConfigError("no print profile \"\(name)\" (available: \(available(in: directory).joined(separator: ", ")))")
         }
+        let profile: PrintProfile
         do {
-            return try JSONDecoder().decode(PrintProfile.self, from: data)
+            profile = try JSONDecoder().decode(PrintProfile.self, from: data)
         } catch let error as DecodingError {
-            throw ConfigError("\(url.path): \(ConfigError.describe(error, root: "profile"))")
+            throw ConfigError("\(url.path): \(ConfigError.describe(error))")
         }
+        let violations = ProfileRanges.violations(profile)
+        guard violations.isEmpty else {
+            throw ConfigError(issues: violations.map { ConfigIssue(file: url.path, jsonPath: $0.jsonPath, message: $0.message) })
+        }
+        return profile
     }
 }

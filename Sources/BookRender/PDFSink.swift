@@ -25,6 +25,7 @@ final class PDFSink {
     private let replacing: Bool
     /// Copies the pictures passed through, on its thread or on this one; made at the first.
     private var copier: ImageCopier?
+    private var resourceLists = ResourceListFilter()
 
     /// `copyingOnAThread`: pictures are copied on the `ImageCopier`'s thread; without, as cairo writes them.
     /// `name`: the file the PDF becomes, renamed from `url` once finished.
@@ -62,6 +63,8 @@ final class PDFSink {
         if let (base, image) = fileBacked(containing: start, length), let source = image.source {
             return copyHashing(from: source, offset: start - base, length: length, into: file)
         }
+        let piece = UnsafeBufferPointer(start: data, count: length)
+        if resourceLists.wants(piece) { return putPlain(resourceLists.pass(piece), into: file) }
         digest.update(UnsafeRawBufferPointer(start: data, count: length))
         return put(start, length, into: file)
     }
@@ -69,11 +72,19 @@ final class PDFSink {
     /// Flushes and closes the file; returns the content digest.
     func close() throws -> String {
         guard let f = file else { throw RenderError("\(path) was already closed") }
+        _ = putPlain(resourceLists.flush(), into: f)
         file = nil
         if let failure = copier?.finish(), error == nil { error = failure }
         if fclose(f) != 0, error == nil { error = String(cString: strerror(errno)) }
         if let error { throw RenderError("writing \(path) failed: \(error)") }
         return digest.finish()
+    }
+
+    /// Bytes cairo wrote (as the resource-list filter passes them on): hashed and written.
+    private func putPlain(_ bytes: [UInt8], into file: UnsafeMutablePointer<FILE>) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        digest.update(Data(bytes))
+        return bytes.withUnsafeBytes { put($0.baseAddress!, bytes.count, into: file) }
     }
 
     /// Leaves a hole the picture's size in the file and has `copier` fill it from the picture's

@@ -40,12 +40,12 @@ final class PageDrawer {
                     try image(box, cr)
                 } catch {
                     let source = page.sourcePage.map { " ($.pages[\($0)])" } ?? ""
-                    let message = "page \(page.number)\(source): cannot draw \(box.asset.origin): \(error)"
-                    // A picture that is broken, or was replaced while the book rendered, is the book's problem.
-                    if let problem = error as? ImageError, problem.kind != .writeFailed, problem.kind != .outOfMemory {
-                        throw ImageError(problem.kind, message)
+                    // A picture that is damaged, too large or replaced while the book rendered is the
+                    // book's fault (as `validate` reports it), not the renderer's.
+                    if let bad = error as? ImageError, bad.kind != .writeFailed, bad.kind != .outOfMemory {
+                        throw ImageError(bad.kind, "page \(page.number)\(source): \(box.asset.origin) is not a usable image: \(bad.message)")
                     }
-                    throw RenderError(message)
+                    throw RenderError("page \(page.number)\(source): cannot draw \(box.asset.origin): \(error)")
                 }
             case .text(let t): text(t, cr)
             case .rule(let r): rule(r, cr)

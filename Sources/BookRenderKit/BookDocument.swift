@@ -80,11 +80,15 @@ public struct BookDocument: Sendable {
 
     func resolveWithResources() throws(BookRenderError) -> (ResolvedBook, ResourceLocator) {
         let settings = try settings.checked()
+        let textIssues = TextCheck.issues(book, limits: settings.limits)
+        if !textIssues.isEmpty {
+            throw BookRenderError(BookError(kind: .validation, file: file ?? "book", issues: textIssues))
+        }
         return try naming(BookRenderError.wrap {
             let resources = try settings.resources()
             let resolver = Resolver(templatesDirectory: resources.templates,
                                     options: .init(theme: settings.theme, strict: settings.strict, profile: settings.profile,
-                                                   threads: settings.workers))
+                                                   threads: settings.workers, maxImagePixels: settings.limits.maxImagePixels))
             let tokens = try resolver.tokens(for: book)
             // The hyphenation patterns load while the pictures are read.
             if settings.workers > 1, tokens.typography.body.hyphenate {
@@ -100,9 +104,18 @@ public struct BookDocument: Sendable {
         do {
             return try body()
         } catch {
-            guard let file, error.kind == .invalidBook || error.kind == .unreadableInput, !error.message.contains(file) else { throw error }
+            guard let file, error.kind == .invalidBook || error.kind == .unreadableInput else { throw error }
             var named = error
-            named.message = "\(file): \(error.message)"
+            // Each line that is a place in the book (`$.…`) gets the book's name; a theme's own lines name the theme.
+            let lines = error.message.split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.contains(where: { $0.hasPrefix("$") }) {
+                named.message = lines.map { $0.hasPrefix("$") ? "\(file): \($0)" : String($0) }.joined(separator: "\n")
+            } else if !error.message.contains(file) {
+                named.message = "\(file): \(error.message)"
+            }
+            for i in named.diagnostics.indices where named.diagnostics[i].file == nil {
+                named.diagnostics[i].file = file
+            }
             throw named
         }
     }

@@ -67,7 +67,9 @@ extension BookRenderError {
         case let e as ResolveError:
             self.init(.invalidBook, e.message)
         case let e as ConfigError:
-            self.init(.invalidBook, e.message)
+            self.init(.invalidBook, e.message, diagnostics: e.issues.map {
+                Diagnostic(.error, stage: .load, kind: "validation", message: $0.message, file: $0.file, jsonPath: $0.jsonPath)
+            })
         case let e as ImageError:
             self.init(e.kind == .writeFailed ? .unwritableOutput : .invalidBook, e.message)
         case let e as OutputError:

@@ -33,6 +33,11 @@ extension BookDocument {
         timings.append(.init(stage: "resolve", seconds: clock.elapsed))
         for asset in resolved.allAssets { if let url = asset.file { paths.input(url, as: asset.origin) } }
         try paths.verify()
+        if options.pdf != nil {
+            clock = StageClock()
+            try checkPictureData(resolved, threads: settings.workers, only: \.passesThroughToPDF)
+            timings.append(.init(stage: "check pictures", seconds: clock.elapsed))
+        }
 
         return try BookRenderError.wrap {
             var fonts = Set<String>()

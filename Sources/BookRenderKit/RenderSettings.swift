@@ -1,5 +1,6 @@
 import Foundation
 import BookConfig
+import BookModel
 
 /// What every operation on a book shares: the theme and print profile it is rendered with, how
 /// strictly, on how many threads, and where bookrender's own data (themes, profiles, the font
@@ -18,10 +19,15 @@ public struct RenderSettings: Sendable {
     /// The folder holding `templates/` and `fonts/`; nil: `BOOKRENDER_HOME`, else the nearest such
     /// folder above the running program or the working directory.
     public var home: URL?
+    /// How large a picture (pixels) and a text (characters) may be; past them the book is refused
+    /// before anything is allocated for them.
+    public var limits: InputLimits
 
     public init(theme: String? = nil, profile: String? = nil, strict: Bool = false,
-                workers: Int = ProcessInfo.processInfo.activeProcessorCount, home: URL? = nil) {
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount, home: URL? = nil,
+                limits: InputLimits = InputLimits()) {
         self.theme = theme; self.profile = profile; self.strict = strict; self.workers = workers; self.home = home
+        self.limits = limits
     }
 
     func resources() throws -> ResourceLocator {
@@ -36,6 +42,10 @@ public struct RenderSettings: Sendable {
 
     func checked() throws(BookRenderError) -> RenderSettings {
         guard workers >= 1 else { throw BookRenderError(.invalidOptions, "workers must be at least 1, not \(workers)") }
+        for (name, value) in [("max image pixels", limits.maxImagePixels), ("max text length", limits.maxTextLength),
+                              ("max book text length", limits.maxBookTextLength)] where value < 1 {
+            throw BookRenderError(.invalidOptions, "the \(name) must be at least 1, not \(value)")
+        }
         return self
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import BookModel
 import BookResolve
 
 /// What checking a book found without rendering it.
@@ -14,11 +15,12 @@ public struct ValidationReport: Sendable, Codable {
 }
 
 extension BookDocument {
-    /// Checks the book as far as resolving it: JSON and schema (done by `open`), theme and tokens,
-    /// image files (confined to the book's folder, probed). With `strict`, a missing image is an
-    /// error.
+    /// Checks the book as far as resolving it: JSON and schema (done by `open`), theme and tokens
+    /// and their ranges, texts, image files (confined to the book's folder, probed, and decoded as
+    /// an export would). With `strict`, a missing image is an error.
     public func validate() throws(BookRenderError) -> ValidationReport {
         let resolved = try resolve()
+        try checkPictureData(resolved, threads: settings.workers)
         return ValidationReport(file: file, source: "\(source)", theme: resolved.themeName, entries: resolved.pages.count,
                                 diagnostics: loadWarnings + resolved.findings.map(Diagnostic.init))
     }

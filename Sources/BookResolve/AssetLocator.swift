@@ -11,13 +11,17 @@ public struct AssetLocator: Sendable {
     let root: BookFolder
     private let prefetched = Prefetched()
 
-    public init(folder: URL) {
-        self.init(root: BookFolder(folder))
+    /// Pixels a picture may have (see `ImageCheck.dimensions`).
+    public let maxImagePixels: Int
+
+    public init(folder: URL, maxImagePixels: Int = InputLimits.defaultMaxImagePixels) {
+        self.init(root: BookFolder(folder), maxImagePixels: maxImagePixels)
     }
 
-    init(root: BookFolder) {
+    init(root: BookFolder, maxImagePixels: Int = InputLimits.defaultMaxImagePixels) {
         self.folder = root.url
         self.root = root
+        self.maxImagePixels = maxImagePixels
     }
 
     public enum Outcome: Sendable {
@@ -27,6 +31,18 @@ public struct AssetLocator: Sendable {
 
     /// `jsonPath` names the reference in errors ("$.pages[3].image").
     public func load(_ ref: ImageRef, jsonPath: String) throws(ResolveError) -> Outcome {
+        let outcome = try find(ref, jsonPath: jsonPath)
+        if case .found(let asset) = outcome {
+            do {
+                try ImageCheck.dimensions(asset.info, maxPixels: maxImagePixels)
+            } catch {
+                throw ResolveError("\(jsonPath): \(asset.origin) is not a usable image: \(error)")
+            }
+        }
+        return outcome
+    }
+
+    private func find(_ ref: ImageRef, jsonPath: String) throws(ResolveError) -> Outcome {
         switch ref {
         case .inline(let data):
             return .found(try probe(data, origin: "inline image at \(jsonPath)", jsonPath: jsonPath))

@@ -13,9 +13,13 @@ public struct Resolver {
         public var profile: String?
         /// Threads that read and hash image files ahead of the pages (1: none ahead).
         public var threads: Int
+        /// Pixels a picture may have (`InputLimits.maxImagePixels`), read from its header.
+        public var maxImagePixels: Int
         public init(theme: String? = nil, strict: Bool = false, profile: String? = nil,
-                    threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                    threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    maxImagePixels: Int = InputLimits.defaultMaxImagePixels) {
             self.theme = theme; self.strict = strict; self.profile = profile; self.threads = threads
+            self.maxImagePixels = maxImagePixels
         }
     }
 
@@ -54,11 +58,11 @@ public struct Resolver {
         let profile = try options.profile.map {
             try PrintProfile.load(named: $0, from: templatesDirectory.appendingPathComponent("profiles"))
         }
-        var margins = resolveMargins(book.format?.margins, defaults: tokens.sizing.margins, trim: trim)
+        var margins = try resolveMargins(book.format?.margins, defaults: tokens.sizing.margins, trim: trim)
         if let profile { margins = margins.respecting(profile) }
 
         var findings: [Finding] = []
-        let locator = AssetLocator(folder: folder)
+        let locator = AssetLocator(folder: folder, maxImagePixels: options.maxImagePixels)
 
         func slot(_ ref: ImageRef?, jsonPath: String, sourcePage: Int?, wantsPicture: Bool, scene: String?) throws -> ImageSlot {
             guard let ref else {
@@ -122,12 +126,28 @@ public struct Resolver {
                             findings: findings)
     }
 
-    private func resolveMargins(_ m: Margins?, defaults d: TokenMargins, trim: TrimSize) -> ResolvedMargins {
-        // Margins never eat more than a third of the page, so a typo cannot leave no room for text.
-        func clamp(_ v: Double, _ extent: Double) -> Double { min(max(v, 0), extent / 3) }
-        return ResolvedMargins(top: clamp((m?.top ?? d.top).points, trim.height),
-                               bottom: clamp((m?.bottom ?? d.bottom).points, trim.height),
-                               inner: clamp((m?.inner ?? d.inner).points, trim.width),
-                               outer: clamp((m?.outer ?? d.outer).points, trim.width))
+    /// A margin may take at most a third of the page, so some room is left for text; one that
+    /// would take more is refused where it was written, not narrowed behind the user's back.
+    private func resolveMargins(_ m: Margins?, defaults d: TokenMargins, trim: TrimSize) throws(ResolveError) -> ResolvedMargins {
+        var problems: [String] = []
+        func margin(_ side: String, _ own: Length?, _ theme: Length, _ extent: Double) -> Double {
+            let value = (own ?? theme).points
+            let path = own == nil ? "$.tokens.sizing.margins.\(side)" : "$.format.margins.\(side)"
+            if own != nil, !Self.bookMarginRange.contains(value) {
+                problems.append("\(path): \(value) pt is outside the allowed range 0–288 pt (4 in)")
+            } else if value > extent / 3 {
+                problems.append("\(path): \(value) pt is more than a third of the page (\((extent / 3).rounded()) pt); use a smaller margin or a larger trim")
+            }
+            return value
+        }
+        let resolved = ResolvedMargins(top: margin("top", m?.top, d.top, trim.height),
+                                       bottom: margin("bottom", m?.bottom, d.bottom, trim.height),
+                                       inner: margin("inner", m?.inner, d.inner, trim.width),
+                                       outer: margin("outer", m?.outer, d.outer, trim.width))
+        guard problems.isEmpty else { throw ResolveError(problems.joined(separator: "\n")) }
+        return resolved
     }
+
+    /// The same range as the theme's margin tokens (`TokenRanges`).
+    static let bookMarginRange: ClosedRange<Double> = 0...288
 }

@@ -28,6 +28,8 @@ struct Cover: ParsableCommand {
     @Option(name: .long, help: "Use this theme instead of the book's own.")
     var theme: String?
 
+    @OptionGroup(title: "Limits") var limits: LimitFlags
+
     func validate() throws {
         guard output.lowercased().hasSuffix(".pdf") else { throw ValidationError("--output must name a .pdf file") }
         guard dpi >= 10, dpi <= 1200 else { throw ValidationError("--dpi must be between 10 and 1200") }
@@ -35,7 +37,7 @@ struct Cover: ParsableCommand {
 
     func run() throws {
         do throws(BookRenderError) {
-            let document = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(theme: theme, profile: profile))
+            let document = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(theme: theme, profile: profile, limits: limits.limits))
             let r = try document.cover(CoverOptions(pdf: URL(fileURLWithPath: output), paper: paper,
                                                     png: png.map { URL(fileURLWithPath: $0) }, dpi: dpi))
             Console.error(String(format: "wrote %@: %.3f × %.3f in sheet, spine %.4f in for %d interior pages on %@ paper%@",

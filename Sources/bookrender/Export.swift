@@ -48,6 +48,8 @@ struct Export: ParsableCommand {
 
     @OptionGroup(title: "With --fill-missing") var illustrate: IllustrateFlags
 
+    @OptionGroup(title: "Limits") var limits: LimitFlags
+
     func validate() throws {
         guard dpi >= 10, dpi <= 1200 else { throw ValidationError("--dpi must be between 10 and 1200") }
         guard output.lowercased().hasSuffix(".pdf") else { throw ValidationError("--output must name a .pdf file") }
@@ -56,7 +58,8 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let settings = RenderSettings(theme: theme, profile: profile, strict: strict, workers: workers)
+        let settings = RenderSettings(theme: theme, profile: profile, strict: strict, workers: workers,
+                                      limits: limits.limits)
         let options = ExportOptions(pdf: URL(fileURLWithPath: output),
                                     png: png.map { .init(folder: URL(fileURLWithPath: $0), dpi: dpi, spreads: spreads) },
                                     pages: pages?.ranges, force: force, report: report.map { URL(fileURLWithPath: $0) },

@@ -16,10 +16,12 @@ struct Info: ParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
+    @OptionGroup(title: "Limits") var limits: LimitFlags
+
     func run() throws {
         let d: BookDescription
         do throws(BookRenderError) {
-            d = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(theme: theme)).describe()
+            d = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(theme: theme, limits: limits.limits)).describe()
         } catch {
             throw Exit.fail(error)
         }

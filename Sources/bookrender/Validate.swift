@@ -13,9 +13,11 @@ struct Validate: ParsableCommand {
     @Flag(name: .long, help: "Treat missing images and placeholders as errors.")
     var strict = false
 
+    @OptionGroup(title: "Limits") var limits: LimitFlags
+
     func run() throws {
         do throws(BookRenderError) {
-            let report = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(strict: strict)).validate()
+            let report = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(strict: strict, limits: limits.limits)).validate()
             for d in report.diagnostics { Console.error(d.description) }
             Console.out("\(book): valid \(report.source) book, \(report.entries) entries in pages, theme \(report.theme)")
         } catch {

@@ -38,6 +38,11 @@ typedef struct shim_png_image {
 int shim_png_decode(const uint8_t *data, size_t size, shim_png_image *image,
                     char *message, size_t message_size);
 
+/* Decodes the whole image a row at a time into one row's memory and reads through IEND: every
+ * problem `shim_png_decode` would meet (a bad CRC, broken compressed data, too little image
+ * data), found without the memory the pixels would take. */
+int shim_png_verify(const uint8_t *data, size_t size, char *message, size_t message_size);
+
 /* Writes cairo pixels (RGB24 when has_alpha is 0, premultiplied ARGB32 otherwise) to `path`
  * as an 8-bit RGB or RGBA PNG with a pHYs chunk for `dpi` (none when dpi <= 0) and no tIME,
  * so the same pixels always give the same bytes. A partly written regular file is removed. */
