@@ -14,6 +14,12 @@ enum Interruption {
         sigemptyset(&action.sa_mask)
         for signal in signals { sigaddset(&action.sa_mask, signal) }
         action.sa_flags = SA_RESTART
+        // A program started from a thread that blocks signals (a dispatch queue's, for one)
+        // inherits that mask; the threads made from here on inherit this one's.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for signal in signals { sigaddset(&unblocked, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for signal in signals {
             var current = sigaction()
             // A signal the program was started to ignore (nohup, a background job) stays ignored.
