@@ -248,13 +248,17 @@ static void remove_all_and_end(int signal) {
     while (any_critical_section()) sleep_briefly();
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < SLOTS; i++) {
-            int kind = slots[i].kind;
-            if ((pass == 0) != (kind == KIND_CHILD)) continue;
             int expected = LIVE;
             if (!atomic_compare_exchange_strong(&slots[i].state, &expected, REMOVING)) continue;
+            /* Read only once the slot is ours: its owner may have refilled it meanwhile. */
+            int kind = slots[i].kind;
+            if ((pass == 0) != (kind == KIND_CHILD)) {
+                atomic_store(&slots[i].state, LIVE);
+                continue;
+            }
             switch (kind) {
             case KIND_CHILD:
-                stop_child(slots[i].pid, slots[i].signal ? slots[i].signal : signal);
+                if (slots[i].pid > 0) stop_child(slots[i].pid, slots[i].signal ? slots[i].signal : signal);
                 shim_temporaries_remove_leftovers(slots[i].path, slots[i].length);
                 break;
             case KIND_FILE: unlink(slots[i].path); break;
@@ -272,7 +276,7 @@ static void remove_all_and_end(int signal) {
     sigaddset(&unblocked, signal);
     raise(signal);
     sigprocmask(SIG_UNBLOCK, &unblocked, NULL);
-    /* Only a signal blocked elsewhere than in this thread's mask could leave us here. */
+    /* The signals handled end the process by default; this is only a guard. */
     _exit(128 + signal);
 }
 
