@@ -84,12 +84,18 @@ public enum AtomicOutput {
     /// user may not), unless `replacing`. The mode is read rather than asking `access`, which says
     /// yes to root for any file. `name` says what it is in the message ("the PDF").
     public static func checkReplaceable(_ target: URL, as name: String, replacing: Bool) throws {
-        guard !replacing else { return }
+        guard !replacing, let reason = readOnlyReason(target) else { return }
+        throw OutputError("\(name) \(target.path) is \(reason); make it writable, or pass --force to replace it")
+    }
+
+    /// Why `url`, a regular file, may not be written: "read-only" when its owner may not write
+    /// it, the system's words when this user may not; nil when it may be, or is not a file.
+    public static func readOnlyReason(_ url: URL) -> String? {
         var info = stat()
-        guard stat(target.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
-        if info.st_mode & S_IWUSR == 0 || access(target.path, W_OK) != 0 {
-            throw OutputError("\(name) \(target.path) is read-only; make it writable, or pass --force to replace it")
-        }
+        guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        if info.st_mode & S_IWUSR == 0 { return "read-only" }
+        if access(url.path, W_OK) != 0 { return "not writable (\(OutputError.systemReason()))" }
+        return nil
     }
 
     /// What went wrong in a Foundation file operation, in the system's words where it has them,

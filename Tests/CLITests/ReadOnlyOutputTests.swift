@@ -73,6 +73,22 @@ import BookRenderKit
         #expect(forced.status == 0, "\(forced.stderr)")
     }
 
+    @Test func illustrateLeavesAReadOnlyBookAlone() throws {
+        let dir = try temporaryDirectory("read-only-illustrate")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let book = dir.appendingPathComponent("book")
+        try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent("storybook"), to: book)
+        let json = book.appendingPathComponent("book.json")
+        chmod(json.path, 0o444)
+        let before = try OutputFixtures.contents(of: book)
+        let images = try FileManager.default.contentsOfDirectory(atPath: book.appendingPathComponent("images").path).sorted()
+        let r = try bookrender(["illustrate", json.path, "--provider", "local", "--cache", dir.appendingPathComponent("cache").path])
+        #expect(r.status == 73, "exit \(r.status): \(r.stderr)")
+        #expect(r.stderr.contains(json.path) && r.stderr.contains("read-only"), "\(r.stderr)")
+        #expect(try OutputFixtures.contents(of: book) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: book.appendingPathComponent("images").path).sorted() == images)
+    }
+
     @Test func theLibraryRefusesAReadOnlyOutputUnlessForced() throws {
         let dir = try temporaryDirectory("read-only-library")
         defer { try? FileManager.default.removeItem(at: dir) }

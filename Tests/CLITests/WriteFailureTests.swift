@@ -86,13 +86,15 @@ import BookTestSupport
                            naming: imported, reason: "Permission denied", "the imported book")
         #expect(try FileManager.default.contentsOfDirectory(atPath: locked.path).isEmpty)
 
-        // illustrate writes into the book's folder: its journal first.
+        // illustrate writes into the book's folder: the book it fills in, then its journal.
         let book2 = locked.appendingPathComponent("storybook")
         try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent("storybook"), to: book2)
-        let journal = book2.appendingPathComponent("book.illustrate.json")
-        expectWriteFailure(try asUser(["illustrate", book2.appendingPathComponent("book.json").path, "--provider", "local",
-                                       "--cache", open.appendingPathComponent("cache").path]),
-                           naming: journal, reason: "Permission denied", "the journal")
+        let illustrate = ["illustrate", book2.appendingPathComponent("book.json").path, "--provider", "local",
+                          "--cache", open.appendingPathComponent("cache").path]
+        expectWriteFailure(try asUser(illustrate), naming: book2.appendingPathComponent("book.json"), reason: "Permission denied", "the book")
+        chmod(book2.appendingPathComponent("book.json").path, 0o666)
+        expectWriteFailure(try asUser(illustrate), naming: book2.appendingPathComponent("book.illustrate.json"),
+                           reason: "Permission denied", "the journal")
         #expect(OutputFixtures.temporaries(in: [book2, book2.appendingPathComponent("images")]).isEmpty)
     }
 
