@@ -30,6 +30,11 @@ import BookTestSupport
 
         let pdf = disk.appendingPathComponent("book.pdf")
         expectWriteFailure(try bookrender(["export", memoir, "-o", pdf.path]), naming: pdf, reason: "No space left on device", "the PDF")
+        // Finished for a printer: written by qpdf, and by Ghostscript for CMYK.
+        for profile in ["kdp", "ingramspark"] {
+            expectWriteFailure(try bookrender(["export", memoir, "-o", pdf.path, "--profile", profile, "--force"]),
+                               naming: pdf, reason: "No space left on device", "the \(profile) PDF")
+        }
         let pages = disk.appendingPathComponent("pages")
         expectWriteFailure(try bookrender(["export", memoir, "-o", elsewhere.appendingPathComponent("a.pdf").path,
                                            "--png", pages.path, "--dpi", "300"]),
