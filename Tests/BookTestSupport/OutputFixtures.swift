@@ -91,17 +91,18 @@ public enum OutputFixtures {
         return true
     }()
 
-    /// The arguments that run `program` as the unprivileged user `nobody` when the tests run as
-    /// root, for whom permission bits do not count; as themselves otherwise.
+    /// The arguments that run `program` so that a folder's permission bits hold for it: when the
+    /// tests run as root, as root without the capabilities that let root write anywhere (so the
+    /// checkout and the caches stay its own); as themselves otherwise.
     public static func unprivileged(_ program: String, _ arguments: [String]) -> (String, [String]) {
         guard getuid() == 0 else { return (program, arguments) }
-        return ("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", program] + arguments)
+        return ("/usr/bin/setpriv", ["--bounding-set=-dac_override,-dac_read_search", "--", program] + arguments)
     }
 
-    /// A folder that nobody but root can write (0755, owned by root, or the user's own made 0555 when not root).
+    /// A new folder whose mode lets no one write into it (0555), for `unprivileged` runs.
     public static func unwritableFolder() throws -> URL {
         let dir = try temporaryDirectory("unwritable")
-        chmod(dir.path, getuid() == 0 ? 0o755 : 0o555)
+        chmod(dir.path, 0o555)
         return dir
     }
 }

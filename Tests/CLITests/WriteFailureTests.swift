@@ -68,7 +68,13 @@ import BookTestSupport
         let locked = try OutputFixtures.unwritableFolder()
         let open = try temporaryDirectory("write-failure")
         chmod(open.path, 0o777)
-        defer { try? FileManager.default.removeItem(at: locked); try? FileManager.default.removeItem(at: open) }
+        defer {
+            for dir in [locked, open, open.appendingPathComponent("storybook"), open.appendingPathComponent("storybook/images")] {
+                chmod(dir.path, 0o755)
+            }
+            try? FileManager.default.removeItem(at: locked)
+            try? FileManager.default.removeItem(at: open)
+        }
         let binary = try Repository.binary.path
         func asUser(_ args: [String]) throws -> ToolResult {
             let (program, arguments) = OutputFixtures.unprivileged(binary, args)
@@ -91,15 +97,14 @@ import BookTestSupport
                            naming: imported, reason: "Permission denied", "the imported book")
         #expect(try FileManager.default.contentsOfDirectory(atPath: locked.path).isEmpty)
 
-        // illustrate writes into the book's folder: the book it fills in, then its journal.
-        let book2 = locked.appendingPathComponent("storybook")
+        // illustrate writes into the book's folder, its journal first.
+        let book2 = open.appendingPathComponent("storybook")
         try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent("storybook"), to: book2)
-        let illustrate = ["illustrate", book2.appendingPathComponent("book.json").path, "--provider", "local",
-                          "--cache", open.appendingPathComponent("cache").path]
-        expectWriteFailure(try asUser(illustrate), naming: book2.appendingPathComponent("book.json"), reason: "Permission denied", "the book")
-        chmod(book2.appendingPathComponent("book.json").path, 0o666)
-        expectWriteFailure(try asUser(illustrate), naming: book2.appendingPathComponent("book.illustrate.json"),
-                           reason: "Permission denied", "the journal")
+        chmod(book2.appendingPathComponent("images").path, 0o555)
+        chmod(book2.path, 0o555)
+        expectWriteFailure(try asUser(["illustrate", book2.appendingPathComponent("book.json").path, "--provider", "local",
+                                       "--cache", open.appendingPathComponent("cache").path]),
+                           naming: book2.appendingPathComponent("book.illustrate.json"), reason: "Permission denied", "the journal")
         #expect(OutputFixtures.temporaries(in: [book2, book2.appendingPathComponent("images")]).isEmpty)
     }
 
