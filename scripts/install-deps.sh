@@ -18,6 +18,7 @@ packages=(
   fonts-dejavu-core  # a face outside the font set, for the book-fonts tests
   python3-jsonschema
   strace  # the test that a hostile book folder opens nothing outside it
+  util-linux e2fsprogs  # setpriv, mount and chattr: the write-failure tests' unwritable folders and full disks
 )
 # A caller's own extras, e.g. bench/run.sh's.
 packages+=("$@")

@@ -16,12 +16,19 @@ public enum PageFileName {
         return Int(digits)
     }
 
-    /// Whether `name` is one bookrender gives a page or a spread preview.
-    public static func isPageOrSpread(_ name: String) -> Bool {
-        if pageNumber(of: name) != nil { return true }
-        guard name.hasPrefix("spread-"), name.hasSuffix(".png") else { return false }
+    /// The physical pages a `spread-NNN[-NNN].png` name shows, nil for any other name.
+    public static func spreadPages(of name: String) -> [Int]? {
+        guard name.hasPrefix("spread-"), name.hasSuffix(".png") else { return nil }
         let numbers = name.dropFirst(7).dropLast(4).split(separator: "-", omittingEmptySubsequences: false)
-        return (1...2).contains(numbers.count) && numbers.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 >= "0" && $0 <= "9" } }
+        guard (1...2).contains(numbers.count),
+              numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= "0" && $0 <= "9" } }) else { return nil }
+        return numbers.compactMap { Int($0) }
+    }
+
+    /// The pages a page or spread file shows, nil for a file bookrender did not name: the files
+    /// a PNG export replaces, and the only ones it removes.
+    public static func pagesShown(by name: String) -> [Int]? {
+        pageNumber(of: name).map { [$0] } ?? spreadPages(of: name)
     }
 
     private static func padded(_ n: Int) -> String {

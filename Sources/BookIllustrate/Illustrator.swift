@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import BookModel
 import BookConfig
 import BookResolve
@@ -87,6 +88,14 @@ public enum Illustrator {
             if !options.dryRun { options.log("illustrate: \(url.lastPathComponent) is a \(loaded.source); the filled book is written to \(derived.lastPathComponent) beside it, the app's file is left as it is") }
         }
         let journalURL = bookFile.deletingPathExtension().appendingPathExtension("illustrate.json")
+        if !options.dryRun {
+            // Files the user made read-only are theirs to keep, even the book this run fills in.
+            for file in [bookFile, journalURL] {
+                if let reason = AtomicOutput.readOnlyReason(file) {
+                    throw OutputError("\(file.path) is \(reason); make it writable to fill the book's pictures in")
+                }
+            }
+        }
         let key = options.provider.apiKey
         if let variable = options.provider.name.keyVariable, key.isEmpty, !options.dryRun {
             throw IllustrateError("\(variable) is not set")

@@ -108,11 +108,10 @@ struct LocalProvider: NamedProvider {
         cairo_arc(cr, fx - fr * 0.25, fy - fr * 1.6, fr * 0.1, 0, 2 * .pi); cairo_fill(cr)
         cairo_arc(cr, fx + fr * 0.25, fy - fr * 1.6, fr * 0.1, 0, 2 * .pi); cairo_fill(cr)
 
-        let tmp = FileManager.default.temporaryDirectory
-            .appendingPathComponent("bookrender-local-\(getpid())-\(UUID().uuidString).png")
-        defer { unlink(tmp.path) }
-        try PNGWriter.write(surface: surface, to: tmp.path, dpi: request.resolution == .preview ? 96 : 300)
-        return try Data(contentsOf: tmp)
+        return try TemporaryFiles.withScratchFile("local.png") { tmp in
+            try PNGWriter.write(surface: surface, to: tmp.path, dpi: request.resolution == .preview ? 96 : 300)
+            return try Data(contentsOf: tmp)
+        }
     }
 }
 

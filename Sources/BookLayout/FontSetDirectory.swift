@@ -26,8 +26,11 @@ enum FontSetDirectory {
         do {
             try fm.createDirectory(at: base, withIntermediateDirectories: true)
             let staging = base.appendingPathComponent(".fontset-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
-            defer { try? fm.removeItem(at: staging) }
+            let token = try TemporaryFiles.createFolder(staging.path, for: staging)
+            defer {
+                try? fm.removeItem(at: staging)
+                TemporaryFiles.forget(token)
+            }
             for (i, path) in files.enumerated() {
                 let name = String(format: "%03d-", i) + (path as NSString).lastPathComponent
                 try fm.createSymbolicLink(atPath: staging.appendingPathComponent(name).path, withDestinationPath: path)

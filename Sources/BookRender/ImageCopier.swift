@@ -31,7 +31,7 @@ final class ImageCopier: @unchecked Sendable {
     private var started = false
     private var busy = false
     private var ended = false
-    private var firstFailure: String?
+    private var firstFailure: CopyFailure?
     /// Cleared once the kernel refuses to copy between these files (another file system).
     private var kernelCopies = true
 
@@ -63,14 +63,14 @@ final class ImageCopier: @unchecked Sendable {
     }
 
     /// The first copy that failed so far, if any: the sink stops taking pages once one has.
-    var failure: String? {
+    var failure: CopyFailure? {
         condition.lock()
         defer { condition.unlock() }
         return firstFailure
     }
 
     /// Copies on the calling thread, once the copies queued are done; the failure's message, if any.
-    func copyHere(from descriptor: Int32, origin: String, length: Int, to offset: off_t) -> String? {
+    func copyHere(from descriptor: Int32, origin: String, length: Int, to offset: off_t) -> CopyFailure? {
         condition.lock()
         while head < queue.count || busy { condition.wait() }
         condition.unlock()
@@ -79,7 +79,7 @@ final class ImageCopier: @unchecked Sendable {
 
     /// Waits for every copy queued and ends the thread; the first failure's message, if any.
     /// Nothing may be queued afterwards.
-    func finish() -> String? {
+    func finish() -> CopyFailure? {
         condition.lock()
         defer { condition.unlock() }
         while head < queue.count || busy { condition.wait() }
@@ -113,7 +113,7 @@ final class ImageCopier: @unchecked Sendable {
     }
 
     /// The copy itself: copy_file_range, or reads and writes where the kernel cannot copy.
-    private func transfer(_ job: Job) -> String? {
+    private func transfer(_ job: Job) -> CopyFailure? {
         var from: off_t = 0
         var to = job.offset
         var remaining = job.length
@@ -125,7 +125,9 @@ final class ImageCopier: @unchecked Sendable {
                 kernelCopies = false
                 break
             }
-            return Self.message(copied, job.origin)
+            // The kernel's copy fails for either file; these errors can only be the PDF's.
+            if copied < 0 && [ENOSPC, EDQUOT, EFBIG].contains(errno) { return .writing(String(cString: strerror(errno))) }
+            return .reading(Self.message(copied, job.origin))
         }
         if remaining > 0, let problem = readAndWrite(job, from: from, remaining: remaining) { return problem }
         // Only a hint to the kernel; a file system that has no use for it may refuse it.
@@ -133,7 +135,7 @@ final class ImageCopier: @unchecked Sendable {
         return nil
     }
 
-    private func readAndWrite(_ job: Job, from: off_t, remaining: Int) -> String? {
+    private func readAndWrite(_ job: Job, from: off_t, remaining: Int) -> CopyFailure? {
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: min(remaining, chunk), alignment: 16)
         defer { buffer.deallocate() }
@@ -141,12 +143,12 @@ final class ImageCopier: @unchecked Sendable {
         while done < remaining {
             let got = pread(job.source, buffer, min(chunk, remaining - done), from + off_t(done))
             if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return Self.message(got, job.origin) }
+            guard got > 0 else { return .reading(Self.message(got, job.origin)) }
             var written = 0
             while written < got {
                 let put = pwrite(output, buffer + written, got - written, job.offset + from + off_t(done + written))
                 if put < 0 && errno == EINTR { continue }
-                guard put > 0 else { return "writing the PDF: \(String(cString: strerror(errno)))" }
+                guard put > 0 else { return .writing(String(cString: strerror(put == 0 ? ENOSPC : errno))) }
                 written += put
             }
             done += got
@@ -159,4 +161,11 @@ final class ImageCopier: @unchecked Sendable {
             ? "\(origin) got shorter while it was copied into the PDF; render again once the file is complete"
             : "reading \(origin): \(String(cString: strerror(errno)))"
     }
+}
+
+/// Why the PDF could not be made: a picture could not be read (a problem with an input), or the
+/// PDF could not be written (a full disk, a quota: a problem with the output), in the system's words.
+enum CopyFailure: Sendable, Equatable {
+    case reading(String)
+    case writing(String)
 }

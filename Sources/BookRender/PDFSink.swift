@@ -19,7 +19,7 @@ final class PDFSink {
     private let digest = ContentHash()
     private struct Known { var count: Int; var id: String; var source: (descriptor: Int32, origin: String)? }
     private var known: [UnsafeRawPointer: Known] = [:]
-    private(set) var error: String?
+    private(set) var error: CopyFailure?
     private let copiesOnAThread: Bool
     /// The finished PDF will replace an existing file (see `ImageCopier`).
     private let replacing: Bool
@@ -33,9 +33,7 @@ final class PDFSink {
         path = (name ?? url).path
         copiesOnAThread = copyingOnAThread
         replacing = name.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
-        guard let f = fopen(url.path, "wb") else {
-            throw RenderError("cannot create \(url.path): \(String(cString: strerror(errno)))")
-        }
+        guard let f = fopen(url.path, "wb") else { throw OutputError.cannotWrite(name ?? url) }
         file = f
     }
 
@@ -69,14 +67,22 @@ final class PDFSink {
         return put(start, length, into: file)
     }
 
+    /// A failure as the error to throw: an `OutputError` when the PDF could not be written.
+    static func thrownError(for failure: CopyFailure, writing path: String) -> any Error {
+        switch failure {
+        case .writing(let reason): OutputError("cannot write \(path): \(reason)")
+        case .reading(let problem): RenderError("writing \(path) failed: \(problem)")
+        }
+    }
+
     /// Flushes and closes the file; returns the content digest.
     func close() throws -> String {
         guard let f = file else { throw RenderError("\(path) was already closed") }
         _ = putPlain(resourceLists.flush(), into: f)
         file = nil
         if let failure = copier?.finish(), error == nil { error = failure }
-        if fclose(f) != 0, error == nil { error = String(cString: strerror(errno)) }
-        if let error { throw RenderError("writing \(path) failed: \(error)") }
+        if fclose(f) != 0, error == nil { error = .writing(String(cString: strerror(errno))) }
+        if let error { throw Self.thrownError(for: error, writing: path) }
         return digest.finish()
     }
 
@@ -92,7 +98,7 @@ final class PDFSink {
     private func copyPicture(from source: (descriptor: Int32, origin: String), length: Int,
                              into file: UnsafeMutablePointer<FILE>) -> Bool {
         guard fflush(file) == 0 else {
-            error = String(cString: strerror(errno))
+            error = .writing(String(cString: strerror(errno)))
             return false
         }
         let offset = ftello(file)
@@ -109,7 +115,7 @@ final class PDFSink {
             return false
         }
         guard fseeko(file, off_t(length), SEEK_CUR) == 0 else {
-            error = String(cString: strerror(errno))
+            error = .writing(String(cString: strerror(errno)))
             return false
         }
         return true
@@ -117,7 +123,7 @@ final class PDFSink {
 
     private func put(_ bytes: UnsafeRawPointer, _ length: Int, into file: UnsafeMutablePointer<FILE>) -> Bool {
         guard fwrite(bytes, 1, length, file) == length else {
-            error = String(cString: strerror(errno))
+            error = .writing(String(cString: strerror(errno)))
             return false
         }
         return true
@@ -141,7 +147,7 @@ final class PDFSink {
             let got = pread(source.descriptor, buffer, min(chunk, length - done), off_t(offset + done))
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else {
-                error = ImageCopier.message(got, source.origin)
+                error = .reading(ImageCopier.message(got, source.origin))
                 return false
             }
             digest.update(UnsafeRawBufferPointer(start: buffer, count: got))

@@ -114,7 +114,7 @@ final class PDFPageStream {
     }
 
     private func check() throws {
-        if let error = sink.error { throw RenderError("writing \(sink.path) failed: \(error)") }
+        if let error = sink.error { throw PDFSink.thrownError(for: error, writing: sink.path) }
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError("writing \(sink.path) failed: \(String(cString: cairo_status_to_string(status)))")

@@ -22,7 +22,7 @@ public struct PNGPageWriter: Sendable {
     /// returns nil, with one drawer and its decoded images for all; a spread preview is made from
     /// the pages of one batch. Returns the files written, in the order written.
     func write(_ tree: PageTree, to directory: URL, batches next: () -> [PageNode]?) throws -> [URL] {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try AtomicOutput.makeFolder(directory)
         let drawer = PageDrawer(images: RasterImageSources(dpi: dpi), text: .glyphRuns)
         let size = pixelSize(tree)
         var written: [URL] = []
@@ -53,7 +53,7 @@ public struct PNGPageWriter: Sendable {
             }
             cairo_destroy(cr)
             let url = directory.appendingPathComponent(PageFileName.page(page.number))
-            try AtomicOutput.write(to: url) { tmp in try PNGWriter.write(surface: surface, to: tmp.path, dpi: dpi) }
+            try AtomicOutput.write(to: url) { tmp in try PNGWriter.write(surface: surface, to: tmp.path, as: url.path, dpi: dpi) }
             written.append(url)
 
             guard spreads else { continue }
@@ -101,7 +101,7 @@ public struct PNGPageWriter: Sendable {
         }
         let url = directory.appendingPathComponent(PageFileName.spread([left?.number, right?.number].compactMap { $0 }))
         cairo_surface_flush(surface)
-        try AtomicOutput.write(to: url) { tmp in try PNGWriter.write(surface: surface, to: tmp.path, dpi: dpi) }
+        try AtomicOutput.write(to: url) { tmp in try PNGWriter.write(surface: surface, to: tmp.path, as: url.path, dpi: dpi) }
         written.append(url)
     }
 }

@@ -16,17 +16,17 @@ public enum PrintPDF {
             // Drawn and finished in the same temporary file: the pictures are written once.
             try AtomicOutput.write(to: url) { tmp in
                 let digest = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: false, for: url, threads: threads)
-                try PDFFinisher.finishInPlace(tmp, plan: plan, contentDigest: digest)
+                try PDFFinisher.finishInPlace(tmp, as: url, plan: plan, contentDigest: digest)
             }
             return
         }
-        let drawn = AtomicOutput.temporaryPath(for: url).appendingPathExtension("cairo.pdf")
-        defer { unlink(drawn.path) }
-        try PDFWriter.write(tree, to: drawn, pages: pages, opaque: true, threads: threads)
-        let finished = AtomicOutput.temporaryPath(for: url).appendingPathExtension("rgb.pdf")
-        defer { unlink(finished.path) }
-        try PDFFinisher.finish(drawn, plan: plan, to: finished)
-        try CMYKConverter.convertToPDFX1a(finished, to: url, plan: plan, maxInk: profile.maxInk)
+        try AtomicOutput.withTemporaryFile(for: url, suffix: "cairo.pdf") { drawn in
+            try AtomicOutput.withTemporaryFile(for: url, suffix: "rgb.pdf") { finished in
+                _ = try PDFWriter.draw(tree, into: drawn, pages: pages, opaque: true, for: url, threads: threads)
+                try PDFFinisher.finish(drawn, plan: plan, to: finished)
+                try CMYKConverter.convertToPDFX1a(finished, to: url, plan: plan, maxInk: profile.maxInk)
+            }
+        }
     }
 
     /// Draws each page as layout hands it over, while later pages are still being laid out, then
@@ -40,7 +40,7 @@ public enum PrintPDF {
             let stream = try PDFPageStream(into: tmp, for: url, document: document, opaque: false, threads: threads)
             let tree = try layout { try stream.draw($0) }
             let digest = try stream.close()
-            try PDFFinisher.finishInPlace(tmp, plan: finishingPlan(tree, pages: nil, profile: nil), contentDigest: digest)
+            try PDFFinisher.finishInPlace(tmp, as: url, plan: finishingPlan(tree, pages: nil, profile: nil), contentDigest: digest)
             laidOut = tree
         }
         return laidOut!

@@ -6,6 +6,7 @@
 // instead of reading one. The stage modules stay behind it; the page tree (BookLayout) is
 // returned for programs that inspect layout, as golden and layout tests do.
 @_exported import BookModel
+import BookBase
 import BookConfig
 import BookLayout
 
@@ -15,4 +16,15 @@ public typealias PrintProfile = BookConfig.PrintProfile
 public enum BookRenderKit {
     /// This library's version, also written into reports.
     public static let version = "0.16.0"
+
+    /// A signal handler that removes the temporary files and folders of every write in flight
+    /// (and stops the child processes writing some), then ends the process by the signal, so that
+    /// a run stopped by SIGINT or SIGTERM leaves the previous outputs and nothing beside them. The
+    /// library installs no signal handlers: a program installs this one with `sigaction` for the
+    /// signals it wants handled so. Async-signal-safe.
+    public static let stopHandler: @convention(c) (Int32) -> Void = TemporaryFiles.signalHandler
+
+    /// Blocks while a signal is stopping the process (which then ends by it): called before
+    /// exiting after an error, which may be one the removal of the temporaries caused.
+    public static func waitIfStopping() { TemporaryFiles.waitIfStopping() }
 }

@@ -12,9 +12,11 @@ public struct CoverOptions: Sendable {
     /// Also the sheet as a PNG in this folder, at `dpi`.
     public var png: URL?
     public var dpi: Double
+    /// Replace outputs that are read-only files.
+    public var force: Bool
 
-    public init(pdf: URL, profile: String? = nil, paper: String = "white", png: URL? = nil, dpi: Double = 72) {
-        self.pdf = pdf; self.profile = profile; self.paper = paper; self.png = png; self.dpi = dpi
+    public init(pdf: URL, profile: String? = nil, paper: String = "white", png: URL? = nil, dpi: Double = 72, force: Bool = false) {
+        self.pdf = pdf; self.profile = profile; self.paper = paper; self.png = png; self.dpi = dpi; self.force = force
     }
 }
 
@@ -49,7 +51,8 @@ extension BookDocument {
         var paths = OutputPaths()
         if let file { paths.input(URL(fileURLWithPath: file), as: "the book") }
         paths.output(options.pdf, as: "the cover PDF", kind: .pdf)
-        try paths.verify()
+        if let png = options.png { paths.pageSet(in: png, showing: { $0 == 1 }) }
+        try paths.verify(replacingReadOnly: options.force)
         let (resolved, resources) = try document.resolveWithResources()
         return try BookRenderError.wrap {
             let typesetter = try document.typesetter(resolved, resources)
@@ -61,8 +64,7 @@ extension BookDocument {
             try PrintPDF.write(tree, to: options.pdf)
             var pngFiles: [URL] = []
             if let png = options.png {
-                try AtomicOutput.makeFolder(png)
-                pngFiles = try PNGPageWriter(dpi: options.dpi).write(tree, to: png)
+                pngFiles = try PageSetOutput.write(into: png, pages: [1]) { staging in try PNGPageWriter(dpi: options.dpi).write(tree, to: staging) }
             }
             return CoverReport(pdf: options.pdf.path, pngFiles: pngFiles.map(\.path), sheetWidthInches: info.sheetInches.width,
                                sheetHeightInches: info.sheetInches.height, spineInches: info.spineInches,

@@ -8,8 +8,8 @@ import BookRender
 extension BookDocument {
     /// Lays the book out and writes what `options` asks for: the PDF (finished for the settings'
     /// print profile, after preflight), page PNGs and spread previews. Every file is written
-    /// beside its target and renamed into place, so a failed export leaves the previous files as
-    /// they were.
+    /// beside its target and renamed into place, and the PNGs replace the previous set only once
+    /// all are written, so a failed export leaves the previous files as they were.
     public func export(_ options: ExportOptions) throws(BookRenderError) -> ExportReport {
         try options.check()
         let settings = try self.settings.checked()
@@ -18,21 +18,19 @@ extension BookDocument {
         if let pdf = options.pdf { paths.output(pdf, as: "the PDF", kind: .pdf) }
         if let report = options.report { paths.output(report, as: "the report", kind: .json) }
         if let png = options.png {
-            // The pages a previous export left there are what this one may replace; checked before
-            // anything is written.
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: png.folder.path)) ?? []
-            for name in names.sorted() where PageFileName.isPageOrSpread(name) {
-                paths.output(png.folder.appendingPathComponent(name), as: "a page PNG", kind: .png)
-            }
+            // The pages a previous export left there are what this one may replace; checked
+            // before anything is written.
+            let ranges = options.pages
+            paths.pageSet(in: png.folder, showing: ranges.map { ranges in { page in ranges.contains { $0.contains(page) } } })
         }
-        try paths.verify()
+        try paths.verify(replacingReadOnly: options.force)
 
         var timings: [ExportReport.StageTime] = [.init(stage: "load", seconds: loadSeconds)]
         var clock = StageClock()
         let (resolved, resources) = try resolveWithResources()
         timings.append(.init(stage: "resolve", seconds: clock.elapsed))
         for asset in resolved.allAssets { if let url = asset.file { paths.input(url, as: asset.origin) } }
-        try paths.verify()
+        try paths.verify(replacingReadOnly: options.force)
         if options.pdf != nil {
             clock = StageClock()
             try checkPictureData(resolved, threads: settings.workers, only: \.passesThroughToPDF)
@@ -88,13 +86,13 @@ extension BookDocument {
             var pngFiles: [URL] = []
             if let png = options.png {
                 clock = StageClock()
-                try AtomicOutput.makeFolder(png.folder)
-                if settings.workers == 1 {
-                    pngFiles = try PNGPageWriter(dpi: png.dpi, spreads: png.spreads).write(tree, to: png.folder, pages: selected)
-                } else {
+                pngFiles = try PageSetOutput.write(into: png.folder, pages: selected) { staging in
+                    if settings.workers == 1 {
+                        return try PNGPageWriter(dpi: png.dpi, spreads: png.spreads).write(tree, to: staging, pages: selected)
+                    }
                     // Only for a book with a text Pango must draw: each worker lays it out again, on one thread.
-                    pngFiles = try ParallelPNGWriter(dpi: png.dpi, spreads: png.spreads, workers: settings.workers)
-                        .write(tree, to: png.folder, pages: selected) {
+                    return try ParallelPNGWriter(dpi: png.dpi, spreads: png.spreads, workers: settings.workers)
+                        .write(tree, to: staging, pages: selected) {
                             BookLayouter(typesetter: try typesetter(resolved, resources), textThreads: 1).layout(resolved)
                         }
                 }

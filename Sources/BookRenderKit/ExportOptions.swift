@@ -8,7 +8,8 @@ public struct ExportOptions: Sendable {
     public var png: PNGOptions?
     /// Only these physical pages (1-based), e.g. `[3...7]`; nil for all.
     public var pages: [ClosedRange<Int>]?
-    /// With a print profile: write the PDF even when preflight finds errors.
+    /// With a print profile: write the PDF even when preflight finds errors. And replace outputs
+    /// that are read-only files (without it, such a file stops the export before anything is written).
     public var force: Bool
     /// Also write the report as JSON to this file.
     public var report: URL?

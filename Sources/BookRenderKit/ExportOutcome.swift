@@ -29,12 +29,13 @@ public struct ExportOutcome: Codable {
     private enum CodingKeys: String, CodingKey { case report, error }
 
     /// Writes the outcome to `url` as JSON, unless `url` is one of `inputs` (by path or file
-    /// identity): a failed run must not replace the book it was asked to read.
-    public func write(to url: URL, sparing inputs: [URL]) throws(BookRenderError) {
+    /// identity): a failed run must not replace the book it was asked to read. Nor a read-only
+    /// file, unless `replacingReadOnly`.
+    public func write(to url: URL, sparing inputs: [URL], replacingReadOnly: Bool = false) throws(BookRenderError) {
         var paths = OutputPaths()
         for input in inputs { paths.input(input, as: "an input") }
         paths.output(url, as: "the report", kind: .json)
-        try paths.verify()
+        try paths.verify(replacingReadOnly: replacingReadOnly)
         try JSONOutput.write(self, to: url)
     }
 

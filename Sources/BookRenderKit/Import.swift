@@ -12,7 +12,7 @@ extension BookDocument {
         var paths = OutputPaths()
         if let file { paths.input(URL(fileURLWithPath: file), as: "the book read") }
         paths.output(url, as: "the book.json", kind: .json)
-        try paths.verify()
+        try paths.verify(replacingReadOnly: replace)
         if FileManager.default.fileExists(atPath: url.path) && !replace {
             throw BookRenderError(.unwritableOutput, "\(url.path) exists; pass --force to replace it")
         }

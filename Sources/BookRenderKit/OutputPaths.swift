@@ -1,10 +1,12 @@
 import Foundation
+import BookBase
 
 /// No output may be an input of the same run (the book, one of its pictures) or another output
 /// of it: compared by resolved path and, for files that exist, by file identity, so a hard link
 /// or a symlink to the book is caught as well as its own name. And an existing file is replaced
 /// only by one of its own kind: a PDF by a PDF, a page PNG by a PNG, a report by JSON, so a
-/// mistyped path never turns someone's photo or spreadsheet into a PDF.
+/// mistyped path never turns someone's photo or spreadsheet into a PDF. Nor is a read-only file
+/// replaced, unless the run is forced.
 struct OutputPaths {
     private struct Identity: Hashable { var device: UInt64; var inode: UInt64 }
 
@@ -32,6 +34,8 @@ struct OutputPaths {
     private var inputs: [(name: String, path: String, identity: Identity?)] = []
     private var outputs: [(name: String, path: String, identity: Identity?)] = []
     private var kinds: [(name: String, url: URL, kind: Kind)] = []
+    /// Folders a page set is written into: any page or spread name there may become a page.
+    private var pageFolders: [String] = []
 
     mutating func input(_ url: URL, as name: String) {
         inputs.append((name, Self.canonical(url), Self.identity(url)))
@@ -42,8 +46,18 @@ struct OutputPaths {
         kinds.append((name, url, kind))
     }
 
-    /// Fails when an output is an input or another output.
-    func verify() throws(BookRenderError) {
+    /// The PNG folder and the files of the previous set there that a new one replaces or removes
+    /// (see `PageSetOutput`): the pages and spreads showing a page `showing` accepts, all when nil.
+    mutating func pageSet(in folder: URL, showing: ((Int) -> Bool)?) {
+        pageFolders.append(Self.canonical(folder))
+        for name in PageSetOutput.oldFiles(in: folder, showing: showing) {
+            output(folder.appendingPathComponent(name), as: "a page PNG", kind: .png)
+        }
+    }
+
+    /// Fails when an output is an input or another output, is a file of another kind, or is a
+    /// read-only file (unless `replacingReadOnly`).
+    func verify(replacingReadOnly: Bool = false) throws(BookRenderError) {
         for (i, out) in outputs.enumerated() {
             func same(_ other: (name: String, path: String, identity: Identity?)) -> Bool {
                 other.path == out.path || (out.identity != nil && other.identity == out.identity)
@@ -56,8 +70,18 @@ struct OutputPaths {
                 throw BookRenderError(.unwritableOutput,
                     "\(out.name) \(kinds[i].url.path) exists and is \(found), not \(kinds[i].kind.name); bookrender replaces only what it wrote — move it away or choose another path")
             }
+            let url = URL(fileURLWithPath: out.path)
+            if out.name != "a page PNG", PageFileName.pagesShown(by: url.lastPathComponent) != nil,
+               pageFolders.contains(url.deletingLastPathComponent().path) {
+                throw BookRenderError(.unwritableOutput, "\(out.name) \(out.path) is named as a page PNG of this export; choose another path")
+            }
             if let other = outputs[..<i].first(where: same) {
                 throw BookRenderError(.unwritableOutput, "\(out.name) \(out.path) is also \(other.name); choose another path")
+            }
+        }
+        for out in kinds {
+            do { try AtomicOutput.checkReplaceable(out.url, as: out.name, replacing: replacingReadOnly) } catch {
+                throw BookRenderError(error)
             }
         }
     }

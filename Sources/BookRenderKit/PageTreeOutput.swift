@@ -13,12 +13,12 @@ extension BookLayout.PageTree {
         }
     }
 
-    /// One `page-NNN.png` per page at `dpi`; returns the files in page order.
+    /// One `page-NNN.png` per page at `dpi`, replacing the folder's previous pages as a set;
+    /// returns the files in page order.
     @discardableResult
     public func writePNGs(to folder: URL, dpi: Double) throws(BookRenderError) -> [URL] {
         try BookRenderError.wrap {
-            try AtomicOutput.makeFolder(folder)
-            return try PNGPageWriter(dpi: dpi).write(self, to: folder)
+            try PageSetOutput.write(into: folder) { staging in try PNGPageWriter(dpi: dpi).write(self, to: staging) }
         }
     }
 }

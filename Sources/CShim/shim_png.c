@@ -187,7 +187,7 @@ int shim_png_write(const char *path, const uint8_t *pixels, int width, int heigh
     FILE *file = fopen(path, "wb");
     if (file == NULL) {
         char text[256];
-        snprintf(text, sizeof text, "cannot open %s for writing: %s", path, strerror(errno));
+        snprintf(text, sizeof text, "%s", strerror(errno));
         shim_png_set_message(message, message_size, text);
         return SHIM_PNG_ERR_IO;
     }
@@ -211,7 +211,7 @@ int shim_png_write(const char *path, const uint8_t *pixels, int width, int heigh
         free(row);
         /* On write, libpng fails only on I/O ("Write Error") or on arguments checked above. */
         return shim_png_abandon_output(file, path, regular, message, message_size,
-                                       failure.message[0] ? failure.message : "PNG writing failed", SHIM_PNG_ERR_IO);
+                                       shim_png_write_failure(&failure), SHIM_PNG_ERR_IO);
     }
     png_init_io(png, file);
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,

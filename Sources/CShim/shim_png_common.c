@@ -11,7 +11,11 @@ void shim_png_set_message(char *message, size_t message_size, const char *text) 
 
 void shim_png_on_error(png_structp png, png_const_charp text) {
     struct shim_png_failure *failure = png_get_error_ptr(png);
-    if (failure->message[0] == '\0') snprintf(failure->message, sizeof failure->message, "%s", text);
+    int saved = errno;
+    if (failure->message[0] == '\0') {
+        snprintf(failure->message, sizeof failure->message, "%s", text);
+        failure->os_error = saved;
+    }
     if (failure->status == SHIM_PNG_OK) {
         /* Anything libpng stops on after the signature checked out is damage to the stream
          * (CRC, zlib, chunk lengths); a bad signature or IHDR is caught as FORMAT earlier. */
@@ -75,7 +79,7 @@ int shim_png_close_output(FILE *file, const char *path, int regular, char *messa
     }
     if (!failed) return SHIM_PNG_OK;
     char text[256];
-    snprintf(text, sizeof text, "cannot write %s: %s", path, strerror(saved));
+    snprintf(text, sizeof text, "%s", strerror(saved));
     if (regular) remove(path);
     shim_png_set_message(message, message_size, text);
     return SHIM_PNG_ERR_IO;
@@ -88,4 +92,10 @@ int shim_png_abandon_output(FILE *file, const char *path, int regular, char *mes
     fclose(file);
     if (regular) remove(path);
     return status;
+}
+
+const char *shim_png_write_failure(const struct shim_png_failure *failure) {
+    /* libpng's write callback raises "Write Error" right after fwrite failed, errno still set. */
+    if (failure->os_error != 0 && strcmp(failure->message, "Write Error") == 0) return strerror(failure->os_error);
+    return failure->message[0] ? failure->message : "PNG writing failed";
 }

@@ -15,6 +15,9 @@
 struct shim_png_failure {
     char message[256];
     int status;
+    /* errno when the first error was raised: a write error's reason in the system's words,
+     * where libpng only says "Write Error". */
+    int os_error;
 };
 
 struct shim_png_memory_reader {
@@ -35,11 +38,16 @@ void shim_png_start_reading(png_structp png, png_infop info, struct shim_png_mem
 int shim_png_expand_to_rgba8(png_structp png, png_infop info, png_uint_32 *width, png_uint_32 *height);
 /* Flushes and closes a written PNG. Buffered data reaches the disk only here, so a full disk shows
  * up as a failed flush: then the file is removed (when `regular`, i.e. not a pipe or a device),
- * `message` says why, and the result is SHIM_PNG_ERR_IO; otherwise SHIM_PNG_OK. */
+ * `message` says why in the system's words (the caller names the file), and the result is
+ * SHIM_PNG_ERR_IO; otherwise SHIM_PNG_OK. */
 int shim_png_close_output(FILE *file, const char *path, int regular, char *message, size_t message_size);
 
 /* Gives up on a PNG being written: closes the file, removes it when `regular`, puts `text` in
  * `message` and returns `status`. */
 int shim_png_abandon_output(FILE *file, const char *path, int regular, char *message, size_t message_size,
                             const char *text, int status);
+
+/* Why writing stopped, for `message`: the system's reason when libpng stopped on a failed write,
+ * else libpng's own message. */
+const char *shim_png_write_failure(const struct shim_png_failure *failure);
 #endif

@@ -108,7 +108,7 @@ int shim_png_rgba_write(const char *path, const uint8_t *pixels, int width, int 
     FILE *file = fopen(path, "wb");
     if (file == NULL) {
         char text[256];
-        snprintf(text, sizeof text, "cannot open %s for writing: %s", path, strerror(errno));
+        snprintf(text, sizeof text, "%s", strerror(errno));
         shim_png_set_message(message, message_size, text);
         return SHIM_PNG_ERR_IO;
     }
@@ -129,7 +129,7 @@ int shim_png_rgba_write(const char *path, const uint8_t *pixels, int width, int 
         png_destroy_write_struct(&png, &info);
         free(row);
         return shim_png_abandon_output(file, path, regular, message, message_size,
-                                       failure.message[0] ? failure.message : "PNG writing failed", SHIM_PNG_ERR_IO);
+                                       shim_png_write_failure(&failure), SHIM_PNG_ERR_IO);
     }
     png_init_io(png, file);
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,

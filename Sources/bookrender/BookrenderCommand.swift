@@ -18,6 +18,7 @@ struct Bookrender: ParsableCommand {
         // Before anything uses Pango: whether the shaping cache is on is decided once, for the
         // whole process (CShapeCache/include/shape_cache.h).
         shape_cache_start()
+        Interruption.install()
         main(nil)
     }
 }

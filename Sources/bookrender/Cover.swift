@@ -30,6 +30,9 @@ struct Cover: ParsableCommand {
 
     @OptionGroup(title: "Limits") var limits: LimitFlags
 
+    @Flag(name: .long, help: "Replace a cover PDF or PNG that is a read-only file.")
+    var force = false
+
     func validate() throws {
         guard output.lowercased().hasSuffix(".pdf") else { throw ValidationError("--output must name a .pdf file") }
         guard dpi >= 10, dpi <= 1200 else { throw ValidationError("--dpi must be between 10 and 1200") }
@@ -39,7 +42,7 @@ struct Cover: ParsableCommand {
         do throws(BookRenderError) {
             let document = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(theme: theme, profile: profile, limits: limits.limits))
             let r = try document.cover(CoverOptions(pdf: URL(fileURLWithPath: output), paper: paper,
-                                                    png: png.map { URL(fileURLWithPath: $0) }, dpi: dpi))
+                                                    png: png.map { URL(fileURLWithPath: $0) }, dpi: dpi, force: force))
             Console.error(String(format: "wrote %@: %.3f × %.3f in sheet, spine %.4f in for %d interior pages on %@ paper%@",
                                  output, r.sheetWidthInches, r.sheetHeightInches, r.spineInches, r.interiorPages,
                                  paper, r.spineText ? ", with spine text" : ", too thin for spine text"))

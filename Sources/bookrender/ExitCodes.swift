@@ -6,6 +6,8 @@ enum Exit {
     /// Prints the error as the user should read it and picks its exit code (sysexits(3), so shell
     /// scripts and batch jobs can tell a bad book from a broken disk).
     static func fail(_ error: BookRenderError) -> ExitCode {
+        // A write the signal's removal cut short is not the run's error: the signal ends it.
+        BookRenderKit.waitIfStopping()
         if error.kind == .preflightFailed {
             for d in error.diagnostics { Console.error("preflight \(d)") }
         }

@@ -34,7 +34,7 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: "Print profile: a file's name in templates/profiles, such as kdp; an unknown name lists them.")
     var profile: String?
 
-    @Flag(name: .long, help: "With --profile: write the PDF even when preflight finds errors.")
+    @Flag(name: .long, help: "Replace outputs that are read-only files; with --profile, write the PDF even when preflight finds errors.")
     var force = false
 
     @Option(name: .long, help: "Write a JSON report (pages, placeholders, findings, fonts, images, time per stage) to this file; when the export fails, its error.")
@@ -79,7 +79,8 @@ struct Export: ParsableCommand {
             LeftToExit.keep(result)
         } catch {
             if let report, error.kind != .unwritableOutput {
-                try? ExportOutcome(error: error).write(to: URL(fileURLWithPath: report), sparing: [URL(fileURLWithPath: book)])
+                try? ExportOutcome(error: error).write(to: URL(fileURLWithPath: report), sparing: [URL(fileURLWithPath: book)],
+                                                       replacingReadOnly: force)
             }
             throw Exit.fail(error)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 
 /// Turns an RGB PDF from cairo into a CMYK PDF/X-1a:2001 with Ghostscript's pdfwrite, then
 /// finishes it (boxes, info, outline, labels, fixed dates) with `PDFFinisher`.
@@ -56,26 +57,32 @@ public enum CMYKConverter {
     /// applied afterwards; pages without boxes in the plan keep the input's TrimBox and BleedBox
     /// (or the MediaBox), dates missing from the plan are the input's (never the clock's).
     public static func convertToPDFX1a(_ input: URL, to output: URL, plan: FinishingPlan, options: Options = .ingramSpark) throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("bookrender-pdfx-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
+        try TemporaryFiles.withScratchFolder("pdfx") { work in
+            try convert(input, to: output, plan: plan, options: options, work: work)
+        }
+    }
 
+    private static func convert(_ input: URL, to output: URL, plan: FinishingPlan, options: Options, work: URL) throws {
         let finalPlan = try completedPlan(plan, from: input)
         let profiles = work.appendingPathComponent("icc", isDirectory: true)
-        try FileManager.default.createDirectory(at: profiles, withIntermediateDirectories: true)
+        try AtomicOutput.makeFolder(profiles)
         let available = (try? FileManager.default.contentsOfDirectory(atPath: options.ghostscriptProfiles.path)) ?? []
         for name in available where name.hasSuffix(".icc") {
-            try FileManager.default.copyItem(at: options.ghostscriptProfiles.appendingPathComponent(name),
-                                             to: profiles.appendingPathComponent(name))
+            do {
+                try FileManager.default.copyItem(at: options.ghostscriptProfiles.appendingPathComponent(name),
+                                                 to: profiles.appendingPathComponent(name))
+            } catch {
+                throw OutputError("cannot copy \(name) into the scratch folder \(profiles.path): \(AtomicOutput.reason(error))")
+            }
         }
         guard available.contains("default_rgb.icc"), available.contains("default_gray.icc") else {
             throw FinishingError("Ghostscript's ICC profiles are not in \(options.ghostscriptProfiles.path) (Debian's ghostscript package installs them)")
         }
         let profile = profiles.appendingPathComponent("default_cmyk.icc")
         try? FileManager.default.removeItem(at: profile)
-        try outputProfile(options).write(to: profile)
+        try writeScratch(try outputProfile(options), to: profile)
         let definition = work.appendingPathComponent("pdfx-def.ps")
-        try Data(pdfxDefinition(profile: profile, options: options).utf8).write(to: definition)
+        try writeScratch(Data(pdfxDefinition(profile: profile, options: options).utf8), to: definition)
 
         let converted = work.appendingPathComponent("converted.pdf")
         try runGhostscript(arguments(input: input, output: converted, profile: profile, definition: definition, options: options),
@@ -225,7 +232,10 @@ public enum CMYKConverter {
         do { try process.run() } catch {
             throw FinishingError("cannot start Ghostscript: \(error.localizedDescription)")
         }
+        // Killed with the run when it is stopped: its output would be of no use.
+        let token = TemporaryFiles.track(childProcess: process.processIdentifier, signal: SIGKILL)
         process.waitUntilExit()
+        TemporaryFiles.forget(token)
         let messages = [outURL, errURL].compactMap { try? String(contentsOf: $0, encoding: .utf8) }
             .joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         guard process.terminationStatus == 0 else {
@@ -234,6 +244,13 @@ public enum CMYKConverter {
         // pdfwrite reports PDF/X violations it could not repair as errors but may still exit 0.
         if messages.range(of: #"(?i)\berror\b"#, options: .regularExpression) != nil {
             throw FinishingError("Ghostscript reported problems converting to PDF/X-1a: \(messages.suffix(2000))")
+        }
+    }
+
+    /// A file of the scratch folder; a full temporary folder is a write failure naming it.
+    private static func writeScratch(_ data: Data, to url: URL) throws {
+        do { try data.write(to: url) } catch {
+            throw OutputError("cannot write the scratch file \(url.path): \(AtomicOutput.reason(error))")
         }
     }
 

@@ -22,10 +22,9 @@ struct IncrementalUpdate {
         size = max(try doc.intValue(try doc.get(trailer, "/Size")), (objects.last?.id ?? 0) + 1)
     }
 
-    func append(to file: URL, contentDigest: String) throws {
-        guard let handle = FileHandle(forUpdatingAtPath: file.path) else {
-            throw FinishingError("cannot open \(file.path) to finish it")
-        }
+    /// `target`: the PDF `file` becomes, which a write failure names.
+    func append(to file: URL, naming target: URL, contentDigest: String) throws {
+        guard let handle = FileHandle(forUpdatingAtPath: file.path) else { throw OutputError.cannotWrite(target) }
         defer { try? handle.close() }
         do {
             let end = try handle.seekToEnd()
@@ -48,8 +47,12 @@ struct IncrementalUpdate {
             if let info { trailer += " /Info \(info) 0 R" }
             trailer += " /Prev \(previous) /ID [<\(id)><\(id)>]"
             text += "trailer\n<< \(trailer) >>\nstartxref\n\(xref)\n%%EOF\n"
-            try handle.write(contentsOf: Data(text.utf8))
+            do { try handle.write(contentsOf: Data(text.utf8)) } catch {
+                throw OutputError("cannot write \(target.path): \(AtomicOutput.reason(error))")
+            }
         } catch let error as FinishingError {
+            throw error
+        } catch let error as OutputError {
             throw error
         } catch {
             throw FinishingError("cannot finish \(file.path): \(error.localizedDescription)")

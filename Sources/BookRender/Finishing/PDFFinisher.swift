@@ -25,7 +25,7 @@ public enum PDFFinisher {
 
         var options = QPDFDocument.WriteOptions()
         if forPDFX { options.objectStreams = qpdf_o_disable }
-        try AtomicOutput.write(to: output) { tmp in try doc.write(to: tmp, options: options) }
+        try AtomicOutput.write(to: output) { tmp in try doc.write(to: tmp, naming: output, options: options) }
     }
 
     /// Appends the finishing to `file` itself. `contentDigest` stands for the content already in
@@ -33,7 +33,7 @@ public enum PDFFinisher {
     /// same bytes. The plan must not carry an output intent (a stream, which PDF/X output gets
     /// through `finish` anyway). The caller owns `file`: it is a temporary file, renamed into
     /// place afterwards, so a failure here never leaves a half-updated PDF at the target.
-    static func finishInPlace(_ file: URL, plan: FinishingPlan, contentDigest: String) throws {
+    static func finishInPlace(_ file: URL, as target: URL, plan: FinishingPlan, contentDigest: String) throws {
         guard plan.outputIntent == nil else { throw FinishingError("an output intent cannot be added in place") }
         let update: IncrementalUpdate
         do {
@@ -41,7 +41,7 @@ public enum PDFFinisher {
             try apply(plan, to: doc, input: file)
             update = try IncrementalUpdate(doc)
         }
-        try update.append(to: file, contentDigest: contentDigest)
+        try update.append(to: file, naming: target, contentDigest: contentDigest)
     }
 
     private static func apply(_ plan: FinishingPlan, to doc: QPDFDocument, input: URL) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import CQPDF
 
 /// One PDF opened with qpdf's C API. qpdf reports errors of the object functions only through
@@ -75,6 +76,18 @@ final class QPDFDocument {
         let error = qpdf_get_error(q)
         let text = error.flatMap { qpdf_get_error_full_text(q, $0) }.map { String(cString: $0) } ?? "unknown qpdf error"
         throw FinishingError("\(what) \(source): \(text)")
+    }
+
+    /// A qpdf call that writes: a system error (a full disk, a folder that refuses) is an
+    /// `OutputError` naming `target`, in the system's words qpdf passes on.
+    private func writing(_ target: URL, _ body: (qpdf_data) -> QPDF_ERROR_CODE) throws {
+        _ = body(q)
+        guard qpdf_has_error(q) != 0, let error = qpdf_get_error(q) else { return }
+        guard qpdf_get_error_code(q, error) == qpdf_e_system else { return try check("writing") }
+        let detail = qpdf_get_error_message_detail(q, error).map { String(cString: $0) } ?? "the write failed"
+        // qpdf words a system error as "WHAT: REASON"; the reason is strerror's.
+        let reason = detail.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? detail
+        throw OutputError("cannot write \(target.path): \(reason)")
     }
 
     /// Runs one qpdf call and throws if it left an error behind.
@@ -251,11 +264,12 @@ final class QPDFDocument {
     }
 
     /// Writes the whole file to `url`. The ID is derived from the content, not the clock.
-    func write(to url: URL, options: WriteOptions = WriteOptions()) throws {
-        try call(in: "writing") { qpdf_init_write($0, url.path) }
+    /// `target`: the file `url` becomes, which a failed write (a full disk) names.
+    func write(to url: URL, naming target: URL? = nil, options: WriteOptions = WriteOptions()) throws {
+        try writing(target ?? url) { qpdf_init_write($0, url.path) }
         try call(in: "writing") { qpdf_set_deterministic_ID($0, 1) }
         try call(in: "writing") { qpdf_set_object_stream_mode($0, options.objectStreams) }
-        try call(in: "writing") { qpdf_write($0) }
+        try writing(target ?? url) { qpdf_write($0) }
         let warnings = drainWarnings()
         if !warnings.isEmpty {
             throw FinishingError("writing \(url.path): \(warnings.joined(separator: "; "))")

@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import BookConfig
 
 /// Preflight of a PDF file against a print profile, read with poppler's own tools (the same
@@ -126,16 +127,15 @@ enum PopplerTool {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = arguments
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("bookrender-\(tool)-\(getpid())-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: out) }
-        let handle = try FileHandle(forWritingTo: out)
-        p.standardOutput = handle
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        try handle.close()
-        guard p.terminationStatus == 0 else { throw RenderError("\(tool) could not read \(arguments.last ?? "")") }
-        return String(decoding: try Data(contentsOf: out), as: UTF8.self)
+        return try TemporaryFiles.withScratchFile(tool) { out in
+            let handle = try FileHandle(forWritingTo: out)
+            p.standardOutput = handle
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            try handle.close()
+            guard p.terminationStatus == 0 else { throw RenderError("\(tool) could not read \(arguments.last ?? "")") }
+            return String(decoding: try Data(contentsOf: out), as: UTF8.self)
+        }
     }
 }

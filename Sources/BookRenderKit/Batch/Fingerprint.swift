@@ -97,15 +97,9 @@ public struct JobState: Codable, Sendable, Equatable {
     }
 
     public func write(for output: String) throws {
-        let target = Self.url(for: output)
-        let tmp = target.deletingLastPathComponent().appendingPathComponent(target.lastPathComponent + ".partial-\(getpid())")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try encoder.encode(self).write(to: tmp)
-        guard rename(tmp.path, target.path) == 0 else {
-            unlink(tmp.path)
-            throw BatchError("cannot write \(target.path): \(String(cString: strerror(errno)))")
-        }
+        try AtomicOutput.write(try encoder.encode(self), to: Self.url(for: output))
     }
 
     /// The state matches and the PDF it describes is still there, at the size it was written.

@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import BookConfig
 
 /// How one job ended.
@@ -38,54 +39,66 @@ public struct JobRunner: Sendable {
         let start = Date()
         var result = JobResult(id: job.id, input: job.input, output: job.output, status: .failed, pages: nil, seconds: 0,
                                error: nil, exitCode: nil)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bookrender-batch-\(getpid())-\(UUID().uuidString)")
         do {
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: scratch) }
-            try FileManager.default.createDirectory(at: URL(fileURLWithPath: job.output).deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
-            // The export writes its report there, or, when it fails, its error as JSON.
-            let report = scratch.appendingPathComponent("report.json")
-            let p = Process()
-            let args = exportArguments(job) + ["--report", report.path]
-            // The child dies with the batch (SIGKILL included), so no export outlives a stopped run.
-            if FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
-                p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-                p.arguments = ["--pdeathsig", "KILL", "--", executable.path] + args
-            } else {
-                p.executableURL = executable
-                p.arguments = args
-            }
-            p.standardInput = FileHandle.nullDevice
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let timedOut = TimeoutFlag()
-            if let timeout {
-                let pid = p.processIdentifier
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-                    if p.isRunning { timedOut.set(); kill(pid, SIGKILL) }
-                }
-            }
-            p.waitUntilExit()
-            result.exitCode = p.terminationStatus
-            let outcome = try? ExportOutcome.read(report)
-            if p.terminationReason == .uncaughtSignal {
-                result.error = timedOut.isSet ? "timed out after \(timeout ?? 0) s and was stopped"
-                    : "the export crashed (signal \(p.terminationStatus)); run `bookrender export \(job.input)` alone to see why"
-            } else if p.terminationStatus != 0 {
-                result.error = outcome?.error?.message ?? "exit \(p.terminationStatus) without a report"
-            } else if let pages = outcome?.report?.pageCount {
-                result.status = .done
-                result.pages = pages
-            } else {
-                result.error = "the export succeeded but wrote no report"
+            try TemporaryFiles.withScratchFolder("batch") { scratch in
+                try run(job, scratch: scratch, into: &result)
             }
         } catch {
-            result.error = "could not run the export: \(error.localizedDescription)"
+            result.error = "could not run the export: \(AtomicOutput.reason(error))"
         }
         result.seconds = Date().timeIntervalSince(start)
         return result
+    }
+
+    private func run(_ job: BatchJob, scratch: URL, into result: inout JobResult) throws {
+        try AtomicOutput.makeFolder(URL(fileURLWithPath: job.output).deletingLastPathComponent())
+        // The export writes its report there, or, when it fails, its error as JSON.
+        let report = scratch.appendingPathComponent("report.json")
+        let p = Process()
+        let args = exportArguments(job) + ["--report", report.path]
+        // The child dies with the batch (SIGKILL included), so no export outlives a stopped run.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            p.arguments = ["--pdeathsig", "KILL", "--", executable.path] + args
+        } else {
+            p.executableURL = executable
+            p.arguments = args
+        }
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // A job that crashes or is killed leaves its temporaries, named with its PID beside
+        // its outputs: the batch removes them when it ends, and a stopped batch stops the job
+        // with the same signal, so it removes its own, then removes what is left.
+        let outputs = [URL(fileURLWithPath: job.output)] + (job.options.png.map { [URL(fileURLWithPath: $0)] } ?? [])
+        let leftovers = TemporaryFiles.Leftovers(ofProcess: p.processIdentifier, writing: outputs)
+        let token = TemporaryFiles.track(childProcess: p.processIdentifier, leftovers: leftovers)
+        defer {
+            TemporaryFiles.forget(token)
+            leftovers.remove()
+        }
+        let timedOut = TimeoutFlag()
+        if let timeout {
+            let pid = p.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                if p.isRunning { timedOut.set(); kill(pid, SIGKILL) }
+            }
+        }
+        p.waitUntilExit()
+        result.exitCode = p.terminationStatus
+        let outcome = try? ExportOutcome.read(report)
+        if p.terminationReason == .uncaughtSignal {
+            result.error = timedOut.isSet ? "timed out after \(timeout ?? 0) s and was stopped"
+                : "the export crashed (signal \(p.terminationStatus)); run `bookrender export \(job.input)` alone to see why"
+        } else if p.terminationStatus != 0 {
+            result.error = outcome?.error?.message ?? "exit \(p.terminationStatus) without a report"
+        } else if let pages = outcome?.report?.pageCount {
+            result.status = .done
+            result.pages = pages
+        } else {
+            result.error = "the export succeeded but wrote no report"
+        }
     }
 }
 

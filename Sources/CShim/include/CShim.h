@@ -9,4 +9,5 @@
 #include "shim_copy.h"
 #include "shim_beneath.h"
 #include "shim_pango_metrics.h"
+#include "shim_temporaries.h"
 #endif

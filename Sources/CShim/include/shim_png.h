@@ -45,7 +45,9 @@ int shim_png_verify(const uint8_t *data, size_t size, char *message, size_t mess
 
 /* Writes cairo pixels (RGB24 when has_alpha is 0, premultiplied ARGB32 otherwise) to `path`
  * as an 8-bit RGB or RGBA PNG with a pHYs chunk for `dpi` (none when dpi <= 0) and no tIME,
- * so the same pixels always give the same bytes. A partly written regular file is removed. */
+ * so the same pixels always give the same bytes. A partly written regular file is removed.
+ * On SHIM_PNG_ERR_IO, `message` is the reason alone (the system's words): the caller knows what
+ * the file is called, which may not be `path` (a temporary file). */
 int shim_png_write(const char *path, const uint8_t *pixels, int width, int height, size_t stride,
                    int has_alpha, double dpi, char *message, size_t message_size);
 

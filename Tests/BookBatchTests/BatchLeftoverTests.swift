@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import BookTestSupport
+
+/// A job that dies (a crash, a timeout's kill) cannot remove its own temporaries: the batch does,
+/// found by the job's PID in their names. A batch that is stopped stops its jobs the same way.
+@Suite(.serialized) struct BatchLeftoverTests {
+    /// A manifest of one long job writing a PDF and page PNGs into `out/`.
+    func longJob() throws -> (dir: URL, manifest: URL, out: URL) {
+        let book = try OutputFixtures.sizeableMemoir()
+        let dir = book.deletingLastPathComponent()
+        let line = #"{"input": "book.json", "output": "out/book.pdf", "options": {"png": "out/pages", "dpi": 200}}"#
+        let manifest = dir.appendingPathComponent("jobs.jsonl")
+        try Data(line.utf8).write(to: manifest)
+        return (dir, manifest, dir.appendingPathComponent("out"))
+    }
+
+    /// The PID of the job writing a temporary in `folders`, read from the temporary's name
+    /// (`.NAME.partial-PID-N`), once there is one.
+    func jobWriting(in folders: [URL], of batch: Process) -> pid_t? {
+        var pid: pid_t?
+        _ = OutputFixtures.wait(for: batch) {
+            guard let name = OutputFixtures.temporaries(in: folders).first?.split(separator: "/").last,
+                  let range = name.range(of: ".partial-") else { return false }
+            pid = pid_t(name[range.upperBound...].prefix { $0.isNumber })
+            return pid != nil
+        }
+        return pid
+    }
+
+    func startBatch(_ manifest: URL) throws -> Process {
+        let p = Process()
+        p.executableURL = try Repository.binary
+        p.arguments = ["batch", manifest.path, "--jobs", "1"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    @Test func aJobThatDiesHasItsTemporariesRemovedByTheBatch() throws {
+        let (dir, manifest, out) = try longJob()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let batch = try startBatch(manifest)
+        let job = try #require(jobWriting(in: [out], of: batch), "the job never wrote a temporary")
+        kill(job, SIGKILL)
+        batch.waitUntilExit()
+        #expect(batch.terminationStatus == 1, "the job failed, so the batch does")
+        #expect(OutputFixtures.temporaries(in: [out, out.appendingPathComponent("pages")], process: job) == [])
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("book.pdf").path))
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aStoppedBatchEndsByTheSignalAndLeavesNoTemporaries(signal: Int32) throws {
+        let (dir, manifest, out) = try longJob()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let batch = try startBatch(manifest)
+        let job = try #require(jobWriting(in: [out], of: batch), "the job never wrote a temporary")
+        kill(batch.processIdentifier, signal)
+        batch.waitUntilExit()
+        #expect(batch.terminationReason == .uncaughtSignal && batch.terminationStatus == signal,
+                "ended with \(batch.terminationStatus)")
+        #expect(OutputFixtures.temporaries(in: [out, out.appendingPathComponent("pages")], process: job) == [])
+        #expect(OutputFixtures.temporaries(in: [], process: batch.processIdentifier) == [])
+        // The job has ended too (gone, or a zombie no one reaps yet): nothing is left writing.
+        let state = (try? String(contentsOfFile: "/proc/\(job)/stat", encoding: .utf8))?.split(separator: ")").last?.dropFirst().first
+        #expect(state == nil || state == "Z", "the job is still running")
+    }
+}
