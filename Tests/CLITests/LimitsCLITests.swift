@@ -147,6 +147,11 @@ import BookRenderKit
                                      "--png", dir.appendingPathComponent("pages").path])
         #expect(export.status == 65, "\(export.stderr)")
         #expect(export.stderr.contains("$.pages[0]") && export.stderr.contains(name), "\(export.stderr)")
+        // A PDF alone takes a JPEG byte for byte: it is decoded all the same, not printed damaged.
+        let pdfOnly = try bookrender(["export", book, "-o", dir.appendingPathComponent("out.pdf").path])
+        #expect(pdfOnly.status == 65, "\(pdfOnly.stderr)")
+        #expect(pdfOnly.stderr.contains("$.pages[0]") && pdfOnly.stderr.contains(name), "\(pdfOnly.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.pdf").path))
     }
 
     @Test func thePixelLimitCanBeLoweredAndRaised() throws {
