@@ -19,6 +19,39 @@ public enum TextCheck {
         return walk.issues
     }
 
+    /// The longest run of characters between places a line may break, and where it starts
+    /// (0-based, in characters). Places are whitespace, and every character of the scripts that
+    /// break between letters without spaces (Chinese, Japanese, Korean; Thai, Lao, Khmer and
+    /// Myanmar, which Pango breaks by dictionary) and of emoji; a hyphen or slash is not counted
+    /// as one, so the measure errs towards a longer run, never a shorter.
+    public static func longestUnbreakableRun(_ s: String) -> (length: Int, start: Int) {
+        var best = (length: 0, start: 0)
+        var run = 0, start = 0, index = 0
+        for scalar in s.unicodeScalars {
+            if breaksAround(scalar) {
+                run = 0
+            } else {
+                if run == 0 { start = index }
+                run += 1
+                if run > best.length { best = (run, start) }
+            }
+            index += 1
+        }
+        return best
+    }
+
+    private static func breaksAround(_ s: Unicode.Scalar) -> Bool {
+        if s.properties.isWhitespace { return true }
+        switch s.value {
+        case 0x0E00...0x0EFF, 0x1000...0x109F, 0x1780...0x17FF,   // Thai, Lao, Myanmar, Khmer
+             0x2E80...0xA4CF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0xFF00...0xFFEF,   // CJK, kana, Hangul, full-width
+             0x1F000...0x1FAFF, 0x20000...0x3FFFF:   // emoji, CJK extensions
+            return true
+        default:
+            return false
+        }
+    }
+
     /// C0 controls but tab, line feed and carriage return (the typesetter reads CR and CRLF as
     /// line breaks), DEL and the C1 controls.
     public static func isControl(_ s: Unicode.Scalar) -> Bool {
@@ -74,6 +107,14 @@ public enum TextCheck {
                 issues.append(BookIssue(path: where_, message: "this text is \(InputLimits.grouped(count)) characters, more than "
                     + "the limit of \(InputLimits.grouped(limits.maxTextLength)) for one text; split it over several pages, "
                     + "or raise the limit with --max-text-length"))
+            }
+            if count > limits.maxWordLength, path.last != .key("url") {
+                let (run, at) = TextCheck.longestUnbreakableRun(s)
+                if run > limits.maxWordLength {
+                    issues.append(BookIssue(path: where_, message: "holds \(InputLimits.grouped(run)) characters in a row from character "
+                        + "\(at + 1) with no space or other place to break a line, more than the limit of "
+                        + "\(InputLimits.grouped(limits.maxWordLength)); no line can hold them: add spaces, or raise the limit with --max-word-length"))
+                }
             }
             if let (at, first) = controls.first {
                 let code = String(format: "U+%04X", first)

@@ -43,7 +43,7 @@ public struct RenderSettings: Sendable {
     func checked() throws(BookRenderError) -> RenderSettings {
         guard workers >= 1 else { throw BookRenderError(.invalidOptions, "workers must be at least 1, not \(workers)") }
         for (name, value) in [("max image pixels", limits.maxImagePixels), ("max text length", limits.maxTextLength),
-                              ("max book text length", limits.maxBookTextLength)] where value < 1 {
+                              ("max book text length", limits.maxBookTextLength), ("max word length", limits.maxWordLength)] where value < 1 {
             throw BookRenderError(.invalidOptions, "the \(name) must be at least 1, not \(value)")
         }
         return self

@@ -33,7 +33,14 @@ public struct Resolver {
 
     /// The design tokens the book is set with: its theme's, with the book's own overrides.
     public func tokens(for book: Book) throws -> DesignTokens {
-        try Theme.load(named: themeName(for: book), from: templatesDirectory).tokens(overriddenBy: book.tokens)
+        let name = themeName(for: book)
+        // A theme the book names and that does not exist is the book's mistake, told at its place.
+        if options.theme == nil, book.theme != nil, !Theme.available(in: templatesDirectory).contains(name) {
+            do { _ = try Theme.load(named: name, from: templatesDirectory) } catch let error as ConfigError where error.issues.isEmpty {
+                throw ConfigError("$.theme: \(error.message)")
+            }
+        }
+        return try Theme.load(named: name, from: templatesDirectory).tokens(overriddenBy: book.tokens)
     }
 
     private func themeName(for book: Book) -> String {

@@ -12,13 +12,18 @@ struct LimitFlags: ParsableArguments {
     @Option(name: .long, help: "Most text in the whole book, in characters.")
     var maxBookTextLength: Int = InputLimits.defaultMaxBookTextLength
 
+    @Option(name: .long, help: "Longest run of characters with no place to break a line (a word, an address).")
+    var maxWordLength: Int = InputLimits.defaultMaxWordLength
+
     func validate() throws {
         guard maxImagePixels >= 1 else { throw ValidationError("--max-image-pixels must be at least 1") }
         guard maxTextLength >= 1 else { throw ValidationError("--max-text-length must be at least 1") }
         guard maxBookTextLength >= 1 else { throw ValidationError("--max-book-text-length must be at least 1") }
+        guard maxWordLength >= 1 else { throw ValidationError("--max-word-length must be at least 1") }
     }
 
     var limits: InputLimits {
-        InputLimits(maxImagePixels: maxImagePixels, maxTextLength: maxTextLength, maxBookTextLength: maxBookTextLength)
+        InputLimits(maxImagePixels: maxImagePixels, maxTextLength: maxTextLength, maxBookTextLength: maxBookTextLength,
+                    maxWordLength: maxWordLength)
     }
 }
