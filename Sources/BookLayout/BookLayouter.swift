@@ -37,8 +37,10 @@ public struct BookLayouter {
     private func layout<E: Error>(_ book: ResolvedBook, handingOver eachPage: @escaping (PageNode) throws(E) -> Void) throws(E) -> PageTree {
         var book = book
         if book.profile != nil {
-            // Room for the folio between the text and the printer's safety line.
+            // Room for the folio between the text and the printer's safety line, and for the
+            // first line's font box under it.
             book.margins.bottom = LayoutContext.bottomMarginWithFolio(book, typesetter: typesetter)
+            book.margins.top = LayoutContext.topMarginWithFontBox(book)
         }
         if textThreads > 1 {
             // Texts laid out ahead need only be drawn when a page's text leaves the tree once it is

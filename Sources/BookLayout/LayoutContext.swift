@@ -119,7 +119,18 @@ final class LayoutContext {
     /// font's box (as a PDF reader measures a word) can reach below the line box.
     static func folioClearance(_ profile: PrintProfile?, role: TypeRole) -> Double {
         guard let profile else { return 0.3 * role.size }
-        return profile.safeInsets(pageCount: 0).bottom + 0.3 * role.size
+        return profile.safeInsets(pageCount: 0).bottom + fontBoxBelowLine * role.size
+    }
+
+    /// What a font's box, as a PDF reader measures a word, can reach beyond the line box Pango
+    /// gives, in ems: the fonts' own ascent and descent figures are larger than their lines'.
+    static let fontBoxBelowLine = 0.35
+    static let fontBoxAboveLine = 0.15
+
+    /// The top margin a print book needs so the first line's font box stays below the safety line.
+    static func topMarginWithFontBox(_ book: ResolvedBook) -> Double {
+        guard let profile = book.profile else { return book.margins.top }
+        return max(book.margins.top, profile.safeInsets(pageCount: 0).top + fontBoxAboveLine * book.tokens.typography.body.size)
     }
 
     /// The bottom margin a print book needs so its folios sit inside the printer's safe zone and
