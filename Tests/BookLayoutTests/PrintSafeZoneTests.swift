@@ -89,6 +89,24 @@ import BookRenderKit
         }
     }
 
+    /// A book asking for folios and text inside KDP's 0.375 in (the corpus's `kdp-folio-in-margin`)
+    /// gets them there when laid out for the screen, and book preflight catches that tree; laid
+    /// out for kdp, its margins give way to the printer's.
+    @Test func aBookAskingForTheMarginIsCaughtAndCorrected() throws {
+        let file = Repository.root.appendingPathComponent("Tests/PrintRuleBooks/kdp-folio-in-margin/book.json")
+        let kdp = try profile("kdp")
+        func tree(_ profile: String?) throws -> PageTree {
+            let resolved = try BookDocument.open(file, settings: TestBooks.settings(profile: profile)).resolve()
+            return BookLayouter(typesetter: try TestFonts.typesetter()).layout(resolved)
+        }
+        let plain = try tree(nil)
+        let caught = PageTreePreflight.check(plain, profile: kdp).filter { $0.check == .outsideSafeArea }
+        #expect(caught.count >= plain.pages.count - 1, "every page with text or a folio: \(caught.count) of \(plain.pages.count)")
+        #expect(caught.contains { $0.message.contains("bottom trim edge") })
+        let printed = try tree("kdp")
+        #expect(!PageTreePreflight.check(printed, profile: kdp).contains { $0.check == .outsideSafeArea })
+    }
+
     /// The printers' trims: listed sizes and KDP's custom range pass; anything else is refused,
     /// naming the nearest size the printer does take.
     @Test func trimsAreThePrintersOwn() throws {

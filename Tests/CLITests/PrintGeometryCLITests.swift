@@ -50,9 +50,22 @@ import BookRenderKit
         let pdf = try report(checked)
         let trim = pdf.findings.filter { $0.kind == "trimSize" }
         #expect(trim.count == 1 && trim.first?.pages == [1] && trim.first?.message.contains("13 × 13 in") == true, "\(pdf.findings)")
-        // The same file is a size Lulu does not make either, and IngramSpark names its own nearest.
+        // IngramSpark names its own nearest size (A4, just nearer than 8.5 × 11 in).
         let ingram = try report(try bookrender(["preflight", out, "--profile", "ingramspark", "--json"]))
-        #expect(ingram.findings.contains { $0.kind == "trimSize" && $0.message.contains("8.5 × 11 in") }, "\(ingram.findings)")
+        #expect(ingram.findings.contains { $0.kind == "trimSize" && $0.message.contains("8.268 × 11.693 in") }, "\(ingram.findings)")
+    }
+
+    /// The corpus book that asks for folios 0.2 in from the trim: its plain PDF is caught by the
+    /// PDF preflight, its kdp PDF passes it.
+    @Test func foliosTheBookPutsInTheMarginAreMovedForThePrinter() throws {
+        let dir = try temporaryDirectory("folio-margin")
+        let plain = dir.appendingPathComponent("plain.pdf").path, kdp = dir.appendingPathComponent("kdp.pdf").path
+        #expect(try bookrender(["export", corpus("kdp-folio-in-margin"), "-o", plain]).status == 0)
+        let caught = try report(try bookrender(["preflight", plain, "--profile", "kdp", "--json"]))
+        #expect(caught.findings.contains { $0.kind == "outsideSafeArea" }, "\(caught.findings)")
+        #expect(try bookrender(["export", corpus("kdp-folio-in-margin"), "-o", kdp, "--profile", "kdp"]).status == 0)
+        let passed = try bookrender(["preflight", kdp, "--profile", "kdp", "--json"])
+        #expect(passed.status == 0, "\(passed.stdout)")
     }
 
     /// A PDF of some pages (made without a profile) fails the printers' page rules: too few, and odd.
