@@ -8,13 +8,16 @@ public struct PrintProfile: Codable, Sendable, Equatable {
     public var description: String
     /// Bleed beyond the trim on each side; inner is the binding edge (KDP has none there).
     public var bleed: SideLengths
-    /// Text and important content stay at least this far inside the trim.
+    /// Everything printed (text, folios, captions) stays at least this far inside the trim; on
+    /// the binding side the gutter table applies where there is one (`safeInsets`).
     public var safety: Length
     /// Outside margins (top, bottom, outer) at least this, whatever the theme says.
     public var minOutsideMargin: Length?
     /// Gutter (inner margin) by interior page count, smallest bracket first.
     public var gutter: [GutterBracket]?
     public var pages: PageCountRule
+    /// The trims the printer takes; nil: any.
+    public var trims: TrimRule?
     /// The PDF is a print interior: page 1 is a title page, the cover is `bookrender cover`'s.
     public var interior: Bool
     public var marks: Marks
@@ -50,6 +53,13 @@ public struct PrintProfile: Codable, Sendable, Equatable {
         public var min: Int?
         public var max: Int?
         /// Pad with blank pages to a multiple of this (2: even).
+        public var multiple: Int
+        /// Trims for which the printer wants another multiple (4 for some formats).
+        public var byTrim: [TrimMultiple]?
+    }
+
+    public struct TrimMultiple: Codable, Sendable, Equatable {
+        public var trims: [TrimName]
         public var multiple: Int
     }
 

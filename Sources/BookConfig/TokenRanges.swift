@@ -138,6 +138,14 @@ public enum ProfileRanges {
         one("pages.min", 1...100_000, "pages") { $0.pages.min.map(Double.init) },
         one("pages.max", 1...100_000, "pages") { $0.pages.max.map(Double.init) },
         one("pages.multiple", 1...64, "pages") { Double($0.pages.multiple) },
+        Entry(path: "pages.byTrim[].multiple", range: 1...64, unit: "pages") { p in
+            (p.pages.byTrim ?? []).enumerated().map { ("pages.byTrim[\($0.offset)].multiple", Double($0.element.multiple)) } },
+        Entry(path: "trims.sizes[]", range: 72...4320, unit: "pt") { p in
+            (p.trims?.sizes ?? []).enumerated().flatMap { [("trims.sizes[\($0.offset)]", $0.element.width), ("trims.sizes[\($0.offset)]", $0.element.height)] } },
+        one("trims.custom.minWidth", 72...4320, "pt") { $0.trims?.custom?.minWidth.points },
+        one("trims.custom.maxWidth", 72...4320, "pt") { $0.trims?.custom?.maxWidth.points },
+        one("trims.custom.minHeight", 72...4320, "pt") { $0.trims?.custom?.minHeight.points },
+        one("trims.custom.maxHeight", 72...4320, "pt") { $0.trims?.custom?.maxHeight.points },
         one("marks.margin", 0...144, "pt") { $0.marks.margin.points },
         one("maxInk", 100...400, "%") { $0.maxInk },
         one("minImageDPI", 0...1200, "dpi") { $0.minImageDPI },
@@ -157,6 +165,9 @@ public enum ProfileRanges {
                 found.append(ConfigIssue(file: nil, jsonPath: "$." + path,
                                          message: "\(TokenRange.number(value)) is outside the allowed range \(allowed)"))
             }
+        }
+        if let c = profile.trims?.custom, c.minWidth.points > c.maxWidth.points || c.minHeight.points > c.maxHeight.points {
+            found.append(ConfigIssue(file: nil, jsonPath: "$.trims.custom", message: "a minimum is larger than its maximum"))
         }
         if let min = profile.pages.min, let max = profile.pages.max, min > max {
             found.append(ConfigIssue(file: nil, jsonPath: "$.pages.min", message: "\(min) is more than pages.max (\(max))"))

@@ -35,6 +35,13 @@ public struct BookLayouter {
     }
 
     private func layout<E: Error>(_ book: ResolvedBook, handingOver eachPage: @escaping (PageNode) throws(E) -> Void) throws(E) -> PageTree {
+        var book = book
+        if book.profile != nil {
+            // Room for the folio between the text and the printer's safety line, and for the
+            // first line's font box under it.
+            book.margins.bottom = LayoutContext.bottomMarginWithFolio(book, typesetter: typesetter)
+            book.margins.top = LayoutContext.topMarginWithFontBox(book)
+        }
         if textThreads > 1 {
             // Texts laid out ahead need only be drawn when a page's text leaves the tree once it is
             // handed over, and pages are handed over as they come: not for a print profile's book,
@@ -44,7 +51,6 @@ public struct BookLayouter {
         }
         // Also when a page could not be drawn: the helpers stop taking texts.
         defer { typesetter.finishPrepared() }
-        var book = book
         let streaming = book.profile == nil ? eachPage : nil
         var tree = try layoutOnce(book, eachPage: streaming)
         // The gutter depends on the page count, which depends on the gutter: widen and lay out again
@@ -84,7 +90,7 @@ public struct BookLayouter {
             try handOver()
         }
         if let profile = book.profile {
-            PrintMarks.pad(to: profile.pages.multiple, ctx)
+            PrintMarks.pad(to: profile.pageMultiple(trim: book.trim.width, book.trim.height), ctx)
             PrintMarks.add(profile, ctx)
         }
         try handOver()

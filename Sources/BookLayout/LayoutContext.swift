@@ -110,9 +110,36 @@ final class LayoutContext {
         let role = tokens.typography.pageNumber
         let layout = setText(String(number), role: role, width: width, alignment: .center)
         // Centred in the bottom margin, but never below the printer's safety line.
-        let safety = book.profile?.safety.points ?? 0
-        // (A glyph's outline can reach past its line box by a fraction of the size: keep that inside too.)
-        let y = min(height - book.margins.bottom / 2 - layout.height / 2, height - safety - layout.height - 0.3 * role.size)
+        let lowest = height - Self.folioClearance(book.profile, role: role) - layout.height
+        let y = min(height - book.margins.bottom / 2 - layout.height / 2, lowest)
         append(.text(textBox(layout, x: 0, y: y, width: width, color: palette.muted)), to: index)
+    }
+
+    /// How far a folio's line box stays above the trim: the printer's distance, plus what a
+    /// font's box (as a PDF reader measures a word) can reach below the line box.
+    static func folioClearance(_ profile: PrintProfile?, role: TypeRole) -> Double {
+        guard let profile else { return 0.3 * role.size }
+        return profile.safeInsets(pageCount: 0).bottom + fontBoxBelowLine * role.size
+    }
+
+    /// What a font's box, as a PDF reader measures a word, can reach beyond the line box Pango
+    /// gives, in ems: the fonts' own ascent and descent figures are larger than their lines'.
+    static let fontBoxBelowLine = 0.35
+    static let fontBoxAboveLine = 0.15
+
+    /// The top margin a print book needs so the first line's font box stays below the safety line.
+    static func topMarginWithFontBox(_ book: ResolvedBook) -> Double {
+        guard let profile = book.profile else { return book.margins.top }
+        return max(book.margins.top, profile.safeInsets(pageCount: 0).top + fontBoxAboveLine * book.tokens.typography.body.size)
+    }
+
+    /// The bottom margin a print book needs so its folios sit inside the printer's safe zone and
+    /// still clear the text above by half their size.
+    static func bottomMarginWithFolio(_ book: ResolvedBook, typesetter: Typesetter) -> Double {
+        let role = book.tokens.typography.pageNumber
+        let style = TextStyle(family: role.family, size: role.size, weight: role.weight, italic: role.italic,
+                              lineHeight: role.lineHeight, letterSpacing: 0, firstLineIndent: 0)
+        let folio = typesetter.layout("0123456789", style: style, width: book.trim.width, alignment: .center, hyphenate: false)
+        return max(book.margins.bottom, folioClearance(book.profile, role: role) + folio.height + 0.5 * role.size)
     }
 }

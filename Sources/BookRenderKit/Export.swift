@@ -29,6 +29,7 @@ extension BookDocument {
         var clock = StageClock()
         let (resolved, resources) = try resolveWithResources()
         timings.append(.init(stage: "resolve", seconds: clock.elapsed))
+        try refusePartialPrintFile(resolved.profile, options)
         for asset in resolved.allAssets { if let url = asset.file { paths.input(url, as: asset.origin) } }
         try paths.verify(replacingReadOnly: options.force)
         if options.pdf != nil {

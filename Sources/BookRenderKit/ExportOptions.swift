@@ -6,7 +6,8 @@ public struct ExportOptions: Sendable {
     public var pdf: URL?
     /// Page PNGs: one `page-NNN.png` per page, and facing-page previews when asked.
     public var png: PNGOptions?
-    /// Only these physical pages (1-based), e.g. `[3...7]`; nil for all.
+    /// Only these physical pages (1-based), e.g. `[3...7]`; nil for all. Refused with a print
+    /// interior profile: a printer takes whole books.
     public var pages: [ClosedRange<Int>]?
     /// With a print profile: write the PDF even when preflight finds errors. And replace outputs
     /// that are read-only files (without it, such a file stops the export before anything is written).

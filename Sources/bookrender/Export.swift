@@ -22,7 +22,7 @@ struct Export: ParsableCommand {
     @Flag(name: .long, help: "With --png, also write facing-page previews (spread-NNN-NNN.png).")
     var spreads = false
 
-    @Option(name: .long, help: "Only these physical pages, e.g. 3-7 or 1,4-6.")
+    @Option(name: .long, help: "Only these physical pages, e.g. 3-7 or 1,4-6; not with a printer's profile (kdp, lulu, ingramspark), which takes whole books.")
     var pages: PageSelection?
 
     @Option(name: .long, help: "Use this theme from templates/ instead of the book's own.")

@@ -65,7 +65,7 @@ import BookTestSupport
 
     /// A page multiple of 0 would divide by zero when the book is padded; a huge bleed draws nothing.
     @Test(arguments: [(#""multiple": 2"#, #""multiple": 0"#, "$.pages.multiple"),
-                      (#""safety": "0.25in""#, #""safety": "100in""#, "$.safety")])
+                      (#""safety": "0.375in""#, #""safety": "100in""#, "$.safety")])
     func aProfileValueOutOfRangeNamesTheFileAndPath(_ from: String, _ to: String, _ path: String) throws {
         let folder = try temporaryDirectory("profile")
         let text = try String(contentsOf: profiles.appendingPathComponent("kdp.json"), encoding: .utf8)

@@ -98,9 +98,10 @@ import BookRenderKit
         let all = [kdp.bleed.top, kdp.bleed.bottom, kdp.bleed.inner, kdp.bleed.outer].map(\.points).max()!
         #expect(abs(bleed.width - trim.width - 2 * all) < 0.01 && abs(bleed.height - trim.height - 2 * all) < 0.01)
         #expect(try run("qpdf", ["--check", pdf]).status == 0)
-        // The barcode area, 2 × 1.2 in at the back's bottom right, is plain white in the raster.
+        // The barcode area, 2 × 1.2 in at the back's bottom right inside the safety distance, is plain white in the raster.
         let png = dir.appendingPathComponent("png/page-001.png").path
-        let crop = "\(Int(2 * 50 - 4))x\(Int(1.2 * 50 - 4))+\(Int((432 - 18 - 144) * 50 / 72) + 2)+\(Int((648 - 18 - 86.4) * 50 / 72) + 2)"
+        let inset = max(kdp.safety.points, 18)
+        let crop = "\(Int(2 * 50 - 4))x\(Int(1.2 * 50 - 4))+\(Int((432 - inset - 144) * 50 / 72) + 2)+\(Int((648 - inset - 86.4) * 50 / 72) + 2)"
         let mean = try run("convert", [png, "-crop", crop, "-format", "%[fx:minima.r] %[fx:minima.g] %[fx:minima.b]", "info:"]).stdout
         #expect(mean == "1 1 1", "barcode area not clear: \(mean)")
         #expect(!(try run("pdftotext", [pdf, "-"]).stdout.contains("Kitchen Table Years  ·")), "24 pages is too thin for spine text")

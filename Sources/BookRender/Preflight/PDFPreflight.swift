@@ -24,6 +24,7 @@ public enum PDFPreflight {
             out.append(PreflightFinding(.error, .pageCount, file: name, "\(pages) pages; \(profile.name) prints at most \(max)"))
         }
         let boxes = PageBoxes.parse(info)
+        out += trimAndPageCount(boxes: boxes, pages: pages, profile: profile, name: name)
         if profile.hasBleed, let page = boxes.keys.sorted().first(where: { boxes[$0]?.trim == boxes[$0]?.media }) {
             out.append(PreflightFinding(.error, .missingBoxes, page: page, file: name,
                                         "no TrimBox inside the MediaBox: the printer cannot tell the trim from the bleed"))

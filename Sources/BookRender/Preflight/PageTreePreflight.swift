@@ -10,9 +10,9 @@ public enum PageTreePreflight {
     public static func check(_ tree: PageTree, profile: PrintProfile) -> [PreflightFinding] {
         var out: [PreflightFinding] = []
         let trim = Rect(x: 0, y: 0, width: tree.trim.width, height: tree.trim.height)
-        let s = profile.safety.points
-        let safe = Rect(x: s, y: s, width: trim.width - 2 * s, height: trim.height - 2 * s)
+        let insets = profile.safeInsets(pageCount: tree.pages.count)
         for page in tree.pages {
+            let safe = safeRect(page: page.number, trim: trim, insets: insets)
             for image in page.images {
                 let dpi = image.effectiveDPI
                 if dpi + 0.5 < profile.minImageDPI {
@@ -31,9 +31,10 @@ public enum PageTreePreflight {
                 guard ink.maxX > trim.x, ink.x < trim.maxX, ink.maxY > trim.y, ink.y < trim.maxY else { continue }
                 if !safe.contains(ink, tolerance: 0.5) {
                     let words = box.text.split(whereSeparator: \.isWhitespace).prefix(6).joined(separator: " ")
+                    let (edge, distance, wanted) = nearestEdge(ink, safe: safe, trim: trim)
                     out.append(PreflightFinding(.error, .outsideSafeArea, page: page.number,
-                        String(format: "text \"%@\" reaches %.2f in from the trim; %@ wants %.2f in", words,
-                               min(ink.x, ink.y, trim.maxX - ink.maxX, trim.maxY - ink.maxY) / 72, profile.name, s / 72)))
+                        String(format: "text \"%@\" reaches %.2f in from the %@ trim edge; %@ wants %.2f in", words,
+                               distance / 72, edge, profile.name, wanted / 72)))
                 }
             }
             if page.items.contains(where: { if case .placeholderArt = $0 { return true } else { return false } }) {
@@ -41,6 +42,7 @@ public enum PageTreePreflight {
                                             "a placeholder stands where a picture should be; add the image before printing"))
             }
         }
+        out += trimAndPageCount(tree, profile: profile)
         let count = tree.pages.count
         if let min = profile.pages.min, count < min {
             out.append(PreflightFinding(.error, .pageCount, "\(count) pages; \(profile.name) prints at least \(min)"))

@@ -5,6 +5,7 @@ public struct PreflightFinding: Sendable, Equatable, Codable, CustomStringConver
     public enum Severity: String, Sendable, Codable { case error, warning }
     public enum Check: String, Sendable, Codable {
         case lowResolution, outsideSafeArea, stopsAtTrim, placeholder, pageCount, fontNotEmbedded, fileSize, missingBoxes
+        case trimSize
     }
     public var severity: Severity
     public var check: Check
