@@ -1,0 +1,88 @@
+import Foundation
+import BookConfig
+import BookLayout
+
+/// Where a PDF's text leaves ink, page by page, as Ghostscript draws it: only the text
+/// (`-dFILTERIMAGE -dFILTERVECTOR`), clipped to the trim (`-dUseTrimBox`), measured by its bbox
+/// device, which takes the glyphs' outlines rather than their font boxes. A font box reaches above
+/// the tallest capital and below the deepest descender, so measuring it (as `pdftotext -bbox`
+/// does) flags text whose ink is well inside the safe area. The book preflight measures the same
+/// ink from Pango's glyph extents.
+public enum PDFTextInk {
+    /// The text's ink on each page that has some inside the trim, in points from the trim's top-left
+    /// corner (the page tree's coordinates), keyed by page number.
+    public static func bounds(_ pdf: URL) throws -> [Int: Rect] {
+        try bounds(pdf, boxes: PDFPreflight.PageBoxes.parse(ReaderTool.run("pdfinfo", ["-box", "-f", "1", "-l", "100000", pdf.path])))
+    }
+
+    static func bounds(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes]) throws -> [Int: Rect] {
+        let report = try ReaderTool.run("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-dUseTrimBox",
+                                               "-dFILTERIMAGE", "-dFILTERVECTOR", "-sDEVICE=bbox", pdf.path],
+                                        reading: .error)
+        var out: [Int: Rect] = [:]
+        var page = 0
+        for line in report.split(separator: "\n") where line.hasPrefix("%%HiResBoundingBox:") {
+            page += 1
+            let v = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+            guard v.count == 4, v[2] > v[0], v[3] > v[1], let trim = boxes[page]?.trim, trim.count == 4 else { continue }
+            let height = trim[3] - trim[1]
+            out[page] = Rect(x: v[0], y: height - v[3], width: v[2] - v[0], height: v[3] - v[1])
+        }
+        return out
+    }
+
+    /// Pages whose text ink comes closer to the trim than the safety distance, one finding per
+    /// page, naming the word (from `pdftotext -bbox`) nearest the edge the ink comes closest to.
+    static func outsideSafeArea(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes], profile: PrintProfile, name: String) throws -> [PreflightFinding] {
+        let s = profile.safety.points
+        var close: [Int: SafeArea.Edge] = [:]
+        for (page, ink) in try bounds(pdf, boxes: boxes) {
+            guard let trim = boxes[page]?.trim, trim.count == 4 else { continue }
+            let edge = SafeArea.nearestEdge(ink, trim: Rect(x: 0, y: 0, width: trim[2] - trim[0], height: trim[3] - trim[1]))
+            if edge.distance < s - SafeArea.tolerance { close[page] = edge }
+        }
+        guard !close.isEmpty else { return [] }
+        let words = try Words.read(pdf, boxes: boxes, pages: Set(close.keys))
+        return close.keys.sorted().map { page in
+            let edge = close[page]!
+            let word = Words.nearest(words[page] ?? [], to: edge.side)?.text ?? "?"
+            return PreflightFinding(.error, .outsideSafeArea, page: page, file: name, SafeArea.message(text: word, edge: edge, profile: profile))
+        }
+    }
+
+    /// `pdftotext -bbox` words, in trim coordinates.
+    enum Words {
+        static func read(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes], pages: Set<Int>) throws -> [Int: [(text: String, box: Rect)]] {
+            let html = try ReaderTool.run("pdftotext", ["-bbox", "-f", "\(pages.min()!)", "-l", "\(pages.max()!)", pdf.path, "-"])
+            let number = #"([0-9.-]+)"#
+            let pattern = try NSRegularExpression(pattern: #"<word xMin=""# + number + #"" yMin=""# + number + #"" xMax=""# + number + #"" yMax=""# + number + #"">([^<]*)</word>"#)
+            var out: [Int: [(text: String, box: Rect)]] = [:]
+            var page = pages.min()! - 1
+            for line in html.split(separator: "\n") {
+                if line.contains("<page ") { page += 1; continue }
+                guard pages.contains(page), line.contains("<word"), let b = boxes[page], b.trim.count == 4, b.media.count == 4 else { continue }
+                let text = String(line)
+                guard let m = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { continue }
+                let v = (1...4).compactMap { Double(text[Range(m.range(at: $0), in: text)!]) }
+                guard v.count == 4 else { continue }
+                // pdftotext measures from the MediaBox's top-left; the trim's top-left is the origin here.
+                let dx = b.trim[0] - b.media[0], dy = b.media[3] - b.trim[3]
+                let word = Rect(x: v[0] - dx, y: v[1] - dy, width: v[2] - v[0], height: v[3] - v[1])
+                let size = (w: b.trim[2] - b.trim[0], h: b.trim[3] - b.trim[1])
+                guard word.maxX > 0, word.x < size.w, word.maxY > 0, word.y < size.h else { continue }
+                out[page, default: []].append((String(text[Range(m.range(at: 5), in: text)!]), word))
+            }
+            return out
+        }
+
+        /// The word whose font box comes closest to `side`: the one carrying the ink found there.
+        static func nearest(_ words: [(text: String, box: Rect)], to side: String) -> (text: String, box: Rect)? {
+            switch side {
+            case "left": return words.min { $0.box.x < $1.box.x }
+            case "right": return words.max { $0.box.maxX < $1.box.maxX }
+            case "top": return words.min { $0.box.y < $1.box.y }
+            default: return words.max { $0.box.maxY < $1.box.maxY }
+            }
+        }
+    }
+}
