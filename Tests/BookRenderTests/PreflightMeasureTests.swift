@@ -32,7 +32,7 @@ import BookTestSupport
         return (try #require(report.pageTree), pdf)
     }
 
-    @Test(arguments: [("samples/memoir/book.json", "lulu"), ("samples/memoir/book.json", "kdp"),
+    @Test(arguments: [("samples/memoir/book.json", "lulu"), ("samples/memoir/book.json", "kdp"), ("samples/storybook/book.json", "lulu"),
                       ("Tests/PrintRuleBooks/lulu-text-ink-near-safe-line/book.json", "lulu"),
                       ("Tests/PrintRuleBooks/lulu-text-ink-crosses-safe-line/book.json", "lulu")])
     func bookAndPDFMeasureTheSameInk(_ book: String, _ profile: String) throws {

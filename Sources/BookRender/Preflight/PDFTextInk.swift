@@ -8,6 +8,13 @@ import BookLayout
 /// the tallest capital and below the deepest descender, so measuring it (as `pdftotext -bbox`
 /// does) flags text whose ink is well inside the safe area. The book preflight measures the same
 /// ink from Pango's glyph extents.
+///
+/// Ghostscript 10.0's bbox device reads a glyph it caches as a bitmap by that bitmap, a few device
+/// pixels larger than the outline, and loses glyphs drawn larger than about 900 device pixels. So
+/// it reads twice: at 1200 dpi, where text of ordinary sizes is drawn from its outlines (exact),
+/// and at 300 dpi, where every size is cached (within a few pixels); a side where the coarse
+/// reading reaches further than its own slack is a large glyph the fine one lost, and the coarse
+/// reading stands there.
 public enum PDFTextInk {
     /// The text's ink on each page that has some inside the trim, in points from the trim's top-left
     /// corner (the page tree's coordinates), keyed by page number.
@@ -15,8 +22,29 @@ public enum PDFTextInk {
         try bounds(pdf, boxes: PDFPreflight.PageBoxes.parse(ReaderTool.run("pdfinfo", ["-box", "-f", "1", "-l", "100000", pdf.path])))
     }
 
+    static let fineDPI = 1200, coarseDPI = 300
+    /// How far the coarse reading may reach past the outline: twelve of its pixels.
+    static let coarseSlack = 12 * 72.0 / Double(coarseDPI)
+
     static func bounds(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes]) throws -> [Int: Rect] {
-        let report = try ReaderTool.run("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-dUseTrimBox",
+        let fine = try reading(pdf, boxes: boxes, dpi: fineDPI)
+        let coarse = try reading(pdf, boxes: boxes, dpi: coarseDPI)
+        var out: [Int: Rect] = [:]
+        for (page, c) in coarse {
+            guard let f = fine[page] else { out[page] = c; continue }
+            let x0 = c.x < f.x - coarseSlack ? c.x : f.x
+            let y0 = c.y < f.y - coarseSlack ? c.y : f.y
+            let x1 = c.maxX > f.maxX + coarseSlack ? c.maxX : f.maxX
+            let y1 = c.maxY > f.maxY + coarseSlack ? c.maxY : f.maxY
+            out[page] = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        }
+        for (page, f) in fine where out[page] == nil { out[page] = f }
+        return out
+    }
+
+    /// One run of the bbox device at `dpi`.
+    static func reading(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes], dpi: Int) throws -> [Int: Rect] {
+        let report = try ReaderTool.run("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-dUseTrimBox", "-r\(dpi)",
                                                "-dFILTERIMAGE", "-dFILTERVECTOR", "-sDEVICE=bbox", pdf.path],
                                         reading: .error)
         var out: [Int: Rect] = [:]
