@@ -11,10 +11,11 @@ import BookLayout
 ///
 /// Ghostscript 10.0's bbox device reads a glyph it caches as a bitmap by that bitmap, a few device
 /// pixels larger than the outline, and loses glyphs drawn larger than about 900 device pixels. So
-/// it reads twice: at 1200 dpi, where text of ordinary sizes is drawn from its outlines (exact),
-/// and at 300 dpi, where every size is cached (within a few pixels); a side where the coarse
-/// reading reaches further than its own slack is a large glyph the fine one lost, and the coarse
-/// reading stands there.
+/// it reads twice: at 300 dpi, where every size is cached (a few pixels outward, never inward by
+/// more than one), and at 1200 dpi, where text of ordinary sizes is drawn from its outlines (exact)
+/// but slowly; only pages the coarse reading puts near the safe line are read finely. A side where
+/// the coarse reading reaches further than its slack is a large glyph the fine one lost, and the
+/// coarse reading stands there.
 public enum PDFTextInk {
     /// The text's ink on each page that has some inside the trim, in points from the trim's top-left
     /// corner (the page tree's coordinates), keyed by page number.
@@ -27,8 +28,12 @@ public enum PDFTextInk {
     static let coarseSlack = 12 * 72.0 / Double(coarseDPI)
 
     static func bounds(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes]) throws -> [Int: Rect] {
-        let fine = try reading(pdf, boxes: boxes, dpi: fineDPI)
         let coarse = try reading(pdf, boxes: boxes, dpi: coarseDPI)
+        return merge(fine: try reading(pdf, boxes: boxes, dpi: fineDPI), coarse: coarse)
+    }
+
+    /// Per side, the fine reading, unless the coarse one reaches further than its slack.
+    static func merge(fine: [Int: Rect], coarse: [Int: Rect]) -> [Int: Rect] {
         var out: [Int: Rect] = [:]
         for (page, c) in coarse {
             guard let f = fine[page] else { out[page] = c; continue }
@@ -42,15 +47,19 @@ public enum PDFTextInk {
         return out
     }
 
-    /// One run of the bbox device at `dpi`.
-    static func reading(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes], dpi: Int) throws -> [Int: Rect] {
+    /// One run of the bbox device at `dpi`, over every page or only `pages`.
+    static func reading(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes], dpi: Int, pages: [Int]? = nil) throws -> [Int: Rect] {
+        let list = pages.map { ["-sPageList=" + $0.map(String.init).joined(separator: ",")] } ?? []
         let report = try ReaderTool.run("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-dUseTrimBox", "-r\(dpi)",
-                                               "-dFILTERIMAGE", "-dFILTERVECTOR", "-sDEVICE=bbox", pdf.path],
+                                               "-dFILTERIMAGE", "-dFILTERVECTOR", "-sDEVICE=bbox"] + list + [pdf.path],
                                         reading: .error)
+        let numbers = pages ?? Array(1...max(1, boxes.keys.max() ?? 1))
         var out: [Int: Rect] = [:]
-        var page = 0
+        var index = 0
         for line in report.split(separator: "\n") where line.hasPrefix("%%HiResBoundingBox:") {
-            page += 1
+            defer { index += 1 }
+            guard index < numbers.count else { break }
+            let page = numbers[index]
             let v = line.split(separator: " ").dropFirst().compactMap { Double($0) }
             guard v.count == 4, v[2] > v[0], v[3] > v[1], let trim = boxes[page]?.trim, trim.count == 4 else { continue }
             let height = trim[3] - trim[1]
@@ -63,10 +72,21 @@ public enum PDFTextInk {
     /// page, naming the word (from `pdftotext -bbox`) nearest the edge the ink comes closest to.
     static func outsideSafeArea(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes], profile: PrintProfile, name: String) throws -> [PreflightFinding] {
         let s = profile.safety.points
+        func trimRect(_ page: Int) -> Rect? {
+            guard let t = boxes[page]?.trim, t.count == 4 else { return nil }
+            return Rect(x: 0, y: 0, width: t[2] - t[0], height: t[3] - t[1])
+        }
+        // The coarse reading clears most pages; only those it puts near the line are read finely.
+        let coarse = try reading(pdf, boxes: boxes, dpi: coarseDPI)
+        let near = coarse.keys.sorted().filter { page in
+            trimRect(page).map { SafeArea.nearestEdge(coarse[page]!, trim: $0).distance < s - SafeArea.tolerance + coarseSlack } ?? false
+        }
+        let fine = near.isEmpty ? [:] : try reading(pdf, boxes: boxes, dpi: fineDPI, pages: near)
+        let ink = merge(fine: fine, coarse: coarse.filter { near.contains($0.key) })
         var close: [Int: SafeArea.Edge] = [:]
-        for (page, ink) in try bounds(pdf, boxes: boxes) {
-            guard let trim = boxes[page]?.trim, trim.count == 4 else { continue }
-            let edge = SafeArea.nearestEdge(ink, trim: Rect(x: 0, y: 0, width: trim[2] - trim[0], height: trim[3] - trim[1]))
+        for (page, r) in ink {
+            guard let trim = trimRect(page) else { continue }
+            let edge = SafeArea.nearestEdge(r, trim: trim)
             if edge.distance < s - SafeArea.tolerance { close[page] = edge }
         }
         guard !close.isEmpty else { return [] }
