@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import BookConfig
 import BookLayout
 
@@ -47,6 +48,19 @@ public enum PDFTextInk {
         return out
     }
 
+    /// The fine reading of `pages`, split between one Ghostscript per processor: it is the slow one.
+    static func fineReading(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes], pages: [Int]) throws -> [Int: Rect] {
+        guard !pages.isEmpty else { return [:] }
+        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, pages.count / 16))
+        let chunks = (0..<parts).map { i in Array(pages[(pages.count * i / parts)..<(pages.count * (i + 1) / parts)]) }
+        let results = Mutex<[Result<[Int: Rect], any Error>]>(Array(repeating: .success([:]), count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { i in
+            let result = Result { try reading(pdf, boxes: boxes, dpi: fineDPI, pages: chunks[i]) }
+            results.withLock { $0[i] = result }
+        }
+        return try results.withLock { all in try all.reduce(into: [:]) { $0.merge(try $1.get()) { a, _ in a } } }
+    }
+
     /// One run of the bbox device at `dpi`, over every page or only `pages`.
     static func reading(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes], dpi: Int, pages: [Int]? = nil) throws -> [Int: Rect] {
         let list = pages.map { ["-sPageList=" + $0.map(String.init).joined(separator: ",")] } ?? []
@@ -81,7 +95,7 @@ public enum PDFTextInk {
         let near = coarse.keys.sorted().filter { page in
             trimRect(page).map { SafeArea.nearestEdge(coarse[page]!, trim: $0).distance < s - SafeArea.tolerance + coarseSlack } ?? false
         }
-        let fine = near.isEmpty ? [:] : try reading(pdf, boxes: boxes, dpi: fineDPI, pages: near)
+        let fine = try fineReading(pdf, boxes: boxes, pages: near)
         let ink = merge(fine: fine, coarse: coarse.filter { near.contains($0.key) })
         var close: [Int: SafeArea.Edge] = [:]
         for (page, r) in ink {
