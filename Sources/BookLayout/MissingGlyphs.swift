@@ -49,7 +49,7 @@ enum MissingGlyphs {
         /// "U+E000 (\u{E000})": the code points, and the character itself where it can be shown.
         var named: String {
             let points = character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
-            return privateUse ? "\(points) (private use)" : "\(points) (\(character))"
+            return privateUse ? "\(points) (\(character), private use)" : "\(points) (\(character))"
         }
     }
 

@@ -7,8 +7,8 @@ import BookConfig
 public enum PictureResolution {
     /// nil when `dpi` (the lower of the two axes, pixels per inch at print size) is good enough.
     public static func finding(dpi: Double, profile: PrintProfile, page: Int?, file: String?, picture: String) -> PreflightFinding? {
-        // Half a pixel per inch of slack: a picture made for exactly 300 ppi measures 299.6 once
-        // its frame is rounded to points.
+        // Half a pixel per inch of slack: a picture made for exactly the threshold measures a
+        // little under it once its frame is rounded to points.
         if profile.minImageDPI > 0, dpi + 0.5 < profile.minImageDPI {
             return PreflightFinding(.error, .lowResolution, page: page, file: file, String(format:
                 "%@ prints at %.0f ppi, below the %.0f ppi %@ accepts (%.0f recommended); use a larger image or a smaller frame",
