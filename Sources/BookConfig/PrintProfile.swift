@@ -30,7 +30,10 @@ public struct PrintProfile: Codable, Sendable, Equatable {
     public var bookmarks: Bool
     public var pageLabels: Bool
     public var facingPages: Bool
+    /// A picture printing below this many pixels per inch is an error (0: none is refused).
     public var minImageDPI: Double
+    /// A picture printing below this many pixels per inch gets a warning: the printer's own number.
+    public var recommendedImageDPI: Double
     public var maxFileSizeMB: Double?
     /// Cover spine: width per interior page by paper, plus a constant.
     public var spine: SpineRule?

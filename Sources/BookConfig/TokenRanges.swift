@@ -149,6 +149,7 @@ public enum ProfileRanges {
         one("marks.margin", 0...144, "pt") { $0.marks.margin.points },
         one("maxInk", 100...400, "%") { $0.maxInk },
         one("minImageDPI", 0...1200, "dpi") { $0.minImageDPI },
+        one("recommendedImageDPI", 0...1200, "dpi") { $0.recommendedImageDPI },
         one("maxFileSizeMB", 1...100_000, "MB") { $0.maxFileSizeMB },
         Entry(path: "spine.perPage.<paper>", range: 0...0.1, unit: "in") { p in
             (p.spine?.perPage ?? [:]).sorted { $0.key < $1.key }.map { ("spine.perPage.\($0.key)", $0.value) } },
@@ -168,6 +169,10 @@ public enum ProfileRanges {
         }
         if let c = profile.trims?.custom, c.minWidth.points > c.maxWidth.points || c.minHeight.points > c.maxHeight.points {
             found.append(ConfigIssue(file: nil, jsonPath: "$.trims.custom", message: "a minimum is larger than its maximum"))
+        }
+        if profile.minImageDPI > profile.recommendedImageDPI {
+            found.append(ConfigIssue(file: nil, jsonPath: "$.minImageDPI",
+                                     message: "\(TokenRange.number(profile.minImageDPI)) is more than recommendedImageDPI (\(TokenRange.number(profile.recommendedImageDPI)))"))
         }
         if let min = profile.pages.min, let max = profile.pages.max, min > max {
             found.append(ConfigIssue(file: nil, jsonPath: "$.pages.min", message: "\(min) is more than pages.max (\(max))"))

@@ -77,7 +77,7 @@ public struct BookLayouter {
                 try eachPage(ctx.pages[handedOver])
                 if !keepsHandedOverText {
                     // Reads the lines' glyphs only, no Pango call: safe while helpers still run.
-                    missingGlyphs += MissingGlyphs.findings(in: [ctx.pages[handedOver]])
+                    missingGlyphs += MissingGlyphs.findings(in: [ctx.pages[handedOver]], fonts: typesetter.fonts)
                     ctx.pages[handedOver].items.removeAll { if case .text = $0 { true } else { false } }
                 }
                 handedOver += 1
@@ -97,7 +97,7 @@ public struct BookLayouter {
         // The tree may be used with Pango on this thread from here: the helpers must be done.
         typesetter.finishPrepared()
         var findings = ctx.findings
-        findings += missingGlyphs + MissingGlyphs.findings(in: ctx.pages)
+        findings += missingGlyphs + MissingGlyphs.findings(in: ctx.pages, fonts: typesetter.fonts)
         if book.tokens.typography.body.hyphenate, typesetter.hyphenator == nil {
             findings.append(Finding(.warning, .noHyphenation,
                                     "no hyphenation dictionary for language \"\(book.language)\" in /usr/share/hyphen; justified text is set without hyphens"))

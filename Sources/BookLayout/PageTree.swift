@@ -96,6 +96,10 @@ public struct Rect: Sendable, Equatable, CustomStringConvertible {
     public func contains(_ r: Rect, tolerance: Double = 0.01) -> Bool {
         r.x >= x - tolerance && r.y >= y - tolerance && r.maxX <= maxX + tolerance && r.maxY <= maxY + tolerance
     }
+    public func union(_ r: Rect) -> Rect {
+        let x0 = min(x, r.x), y0 = min(y, r.y)
+        return Rect(x: x0, y: y0, width: max(maxX, r.maxX) - x0, height: max(maxY, r.maxY) - y0)
+    }
     public var description: String { String(format: "(%.1f,%.1f %.1f×%.1f)", x, y, width, height) }
 }
 
@@ -170,13 +174,28 @@ public struct TextBox {
 
     public var text: String { layout.lines[lines].map(\.text).joined(separator: "\n") }
 
-    /// Bounding box of the lines actually drawn, in page coordinates.
+    /// What the drawn lines' glyphs cover on the page (Pango's ink extents), the turn of a spine
+    /// text included; a box of only spaces has none (zero size at the frame's corner).
     public var inkBounds: Rect {
-        guard !lines.isEmpty else { return Rect(x: frame.x, y: frame.y, width: 0, height: 0) }
-        let ls = layout.lines[lines]
-        let minX = ls.map(\.x).min()!, maxX = ls.map { $0.x + $0.width }.max()!
-        let last = ls.last!
-        return Rect(x: frame.x + minX, y: frame.y, width: maxX - minX, height: last.top + last.height - layoutTop)
+        let rects = inkLines.map(\.ink)
+        guard let first = rects.first else { return Rect(x: frame.x, y: frame.y, width: 0, height: 0) }
+        return rects.dropFirst().reduce(first) { $0.union($1) }
+    }
+
+    /// Each drawn line that leaves ink, with its glyphs' ink in page coordinates.
+    public var inkLines: [(text: String, ink: Rect)] {
+        let top = layoutTop
+        return lines.compactMap { i in
+            let line = layout.lines[i]
+            let ink = line.ink
+            guard ink.width > 0, ink.height > 0 else { return nil }
+            let placed = turnedClockwise
+                // Turned a quarter clockwise about (frame.maxX, frame.y): layout x runs down the page,
+                // layout y runs to the left.
+                ? Rect(x: frame.maxX - (ink.maxY - top), y: frame.y + ink.x, width: ink.height, height: ink.width)
+                : Rect(x: frame.x + ink.x, y: frame.y + ink.y - top, width: ink.width, height: ink.height)
+            return (line.text, placed)
+        }
     }
 }
 

@@ -28,6 +28,8 @@ public final class TextLayout {
     public var height: Double
     /// Characters drawn as hex boxes because no font of the set has them.
     public let unknownGlyphCount: Int
+    /// The text holds a private-use character (U+E000–U+F8FF, planes 15 and 16).
+    public let hasPrivateUse: Bool
     /// The font files the runs actually use.
     public let fontFiles: Set<String>
     public let style: TextStyle
@@ -52,13 +54,14 @@ public final class TextLayout {
     private var madeGlyphLines: [[GlyphRun]]??
 
     init(text: String, blocks: [Block], lines: [TextLine], pangoLines: [UnsafeMutablePointer<PangoLayoutLine>], height: Double,
-         unknownGlyphCount: Int, fontFiles: Set<String>, style: TextStyle, width: Double, alignment: TextAlignment, hyphenated: Bool) {
+         unknownGlyphCount: Int, hasPrivateUse: Bool = false, fontFiles: Set<String>, style: TextStyle, width: Double, alignment: TextAlignment, hyphenated: Bool) {
         self.text = text
         self.blocks = blocks
         self.lines = lines
         self.pangoLines = pangoLines
         self.height = height
         self.unknownGlyphCount = unknownGlyphCount
+        self.hasPrivateUse = hasPrivateUse
         self.fontFiles = fontFiles
         self.style = style
         self.width = width
@@ -107,11 +110,15 @@ public struct TextLine: Sendable, Equatable {
     public let paragraphLineCount: Int
     /// The line was broken at a soft hyphen, so a hyphen is drawn at its end.
     public let endsWithSoftHyphen: Bool
+    /// Pango's ink extents of the line's glyphs (the hyphen drawn at a break included), in layout
+    /// coordinates like `top`: what actually prints. Empty (zero width) for a line of spaces.
+    public let ink: Rect
 
     public var bottom: Double { top + height }
 
     public init(byteRange: Range<Int>, text: String, top: Double, baseline: Double, height: Double, width: Double,
-                x: Double, paragraph: Int, indexInParagraph: Int, paragraphLineCount: Int, endsWithSoftHyphen: Bool) {
+                x: Double, paragraph: Int, indexInParagraph: Int, paragraphLineCount: Int, endsWithSoftHyphen: Bool,
+                ink: Rect? = nil) {
         self.byteRange = byteRange
         self.text = text
         self.top = top
@@ -123,5 +130,6 @@ public struct TextLine: Sendable, Equatable {
         self.indexInParagraph = indexInParagraph
         self.paragraphLineCount = paragraphLineCount
         self.endsWithSoftHyphen = endsWithSoftHyphen
+        self.ink = ink ?? Rect(x: x, y: top, width: width, height: height)
     }
 }

@@ -64,6 +64,7 @@ public final class Typesetter {
         let (lines, pangoLines, height) = laidOut.isEmpty ? ([], [], 0) : Self.measureLines(blocks, text: laidOut)
         return TextLayout(text: laidOut, blocks: blocks, lines: lines, pangoLines: pangoLines, height: height,
                           unknownGlyphCount: blocks.reduce(0) { $0 + Int(pango_layout_get_unknown_glyphs_count($1.layout)) },
+                          hasPrivateUse: Self.hasPrivateUse(laidOut),
                           fontFiles: fontFiles(blocks), style: style, width: width, alignment: alignment,
                           hyphenated: hyphenated)
     }
@@ -221,6 +222,22 @@ public final class Typesetter {
         return true
     }
 
+    /// On the bytes: a private-use character's UTF-8 starts with EE, EF 80–A3, F3 B0–BF or F4.
+    static func hasPrivateUse(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for i in bytes.indices {
+                switch bytes[i] {
+                case 0xEE, 0xF4: return true
+                case 0xEF where i + 1 < bytes.count && bytes[i + 1] <= 0xA3: return true
+                case 0xF3 where i + 1 < bytes.count && bytes[i + 1] >= 0xB0: return true
+                default: continue
+                }
+            }
+            return false
+        }
+    }
+
     // MARK: - Measuring
 
     /// Line boxes are Pango's logical line extents: with no extra spacing Pango starts each line
@@ -228,7 +245,7 @@ public final class Typesetter {
     /// lines continue where the block before ended, as the lines of one layout would.
     private static func measureLines(_ blocks: [TextLayout.Block], text: String)
         -> ([TextLine], [UnsafeMutablePointer<PangoLayoutLine>], Double) {
-        struct Raw { var start: Int, length: Int, logical: PangoRectangle, baseline: Int32 }
+        struct Raw { var start: Int, length: Int, logical: PangoRectangle, ink: PangoRectangle, baseline: Int32 }
         var raws: [Raw] = []
         var pangoLines: [UnsafeMutablePointer<PangoLayoutLine>] = []
         var blockTop: Int32 = 0
@@ -236,13 +253,14 @@ public final class Typesetter {
             guard let iter = pango_layout_get_iter(block.layout) else { continue }
             var bottom = blockTop
             repeat {
-                var logical = PangoRectangle()
-                pango_layout_iter_get_line_extents(iter, nil, &logical)
+                var logical = PangoRectangle(), ink = PangoRectangle()
+                pango_layout_iter_get_line_extents(iter, &ink, &logical)
                 guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
                 logical.y += blockTop
+                ink.y += blockTop
                 bottom = logical.y + logical.height
                 raws.append(Raw(start: block.byteOffset + Int(line.pointee.start_index), length: Int(line.pointee.length),
-                                logical: logical, baseline: blockTop + pango_layout_iter_get_baseline(iter)))
+                                logical: logical, ink: ink, baseline: blockTop + pango_layout_iter_get_baseline(iter)))
                 pangoLines.append(line)
             } while pango_layout_iter_next_line(iter) != 0
             pango_layout_iter_free(iter)
@@ -276,7 +294,9 @@ public final class Typesetter {
                                   width: Double(r.logical.width) / scale, x: Double(r.logical.x) / scale,
                                   paragraph: paragraphOf[i], indexInParagraph: indexInParagraph,
                                   paragraphLineCount: counts[paragraphOf[i]] ?? 1,
-                                  endsWithSoftHyphen: lineText.unicodeScalars.last == "\u{00AD}"))
+                                  endsWithSoftHyphen: lineText.unicodeScalars.last == "\u{00AD}",
+                                  ink: Rect(x: Double(r.ink.x) / scale, y: Double(r.ink.y) / scale,
+                                            width: Double(r.ink.width) / scale, height: Double(r.ink.height) / scale)))
             indexInParagraph += 1
         }
         return (lines, pangoLines, lines.last.map(\.bottom) ?? 0)

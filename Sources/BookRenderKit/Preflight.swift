@@ -33,8 +33,9 @@ public struct PreflightReport: Sendable, Codable {
 }
 
 extension BookDocument {
-    /// Lays the book out for `profile` and checks it: image resolution, text outside the safe
-    /// area, pictures that stop at a trim edge with bleed, placeholders, page count.
+    /// Lays the book out for `profile` and checks it: picture resolution, text ink outside the safe
+    /// area, pictures that stop at a trim edge with bleed, placeholders, characters that cannot
+    /// print, page count.
     public func preflight(profile: String) throws(BookRenderError) -> PreflightReport {
         let document = with { $0.profile = profile }
         let (resolved, resources) = try document.resolveWithResources()
@@ -49,8 +50,8 @@ extension BookDocument {
 }
 
 public enum PDFCheck {
-    /// Checks a finished PDF against `profile` with poppler's tools: page count, boxes, text
-    /// within the safety distance, fonts embedded, image resolution, file size.
+    /// Checks a finished PDF against `profile` with poppler's tools and Ghostscript: page count,
+    /// boxes, text ink within the safety distance, fonts embedded, picture resolution, file size.
     public static func preflight(_ pdf: URL, profile: String, settings: RenderSettings = RenderSettings()) throws(BookRenderError) -> PreflightReport {
         try BookRenderError.wrap {
             let printProfile = try PrintProfile.load(named: profile, from: try settings.resources().profiles)

@@ -2,9 +2,15 @@ import Foundation
 import BookBase
 import BookConfig
 
-/// Preflight of a PDF file against a print profile, read with poppler's own tools (the same
-/// readers a print shop's checks are built on): page count and boxes from `pdfinfo -box`, fonts
-/// from `pdffonts`, image resolution from `pdfimages -list`, and the file's size.
+/// Preflight of a PDF file against a print profile, read with poppler's own tools and Ghostscript
+/// (the same readers a print shop's checks are built on): page count and boxes from `pdfinfo -box`,
+/// the ink of the text as Ghostscript draws it (`PDFTextInk`), fonts from `pdffonts`, image
+/// resolution from `pdfimages -list`, and the file's size.
+///
+/// Characters that could not be set are not looked for here: bookrender draws each as a box of
+/// hex digits in an ordinary font, which no reader tells from real digits, and finding `.notdef`
+/// in another program's PDF means decoding every font's encoding and content stream, which no
+/// poppler or Ghostscript tool reports. The book preflight finds them at layout.
 public enum PDFPreflight {
     public static func check(_ pdf: URL, profile: PrintProfile) throws -> [PreflightFinding] {
         let name = pdf.lastPathComponent
@@ -12,7 +18,7 @@ public enum PDFPreflight {
             throw RenderError("\(pdf.path): no such file")
         }
         var out: [PreflightFinding] = []
-        let info = try PopplerTool.run("pdfinfo", ["-box", "-f", "1", "-l", "100000", pdf.path])
+        let info = try ReaderTool.run("pdfinfo", ["-box", "-f", "1", "-l", "100000", pdf.path])
         guard let pages = info.split(separator: "\n").first(where: { $0.hasPrefix("Pages:") })
                 .flatMap({ Int($0.split(separator: " ").last ?? "") }) else {
             throw RenderError("\(pdf.path): not a PDF poppler can read")
@@ -29,8 +35,8 @@ public enum PDFPreflight {
             out.append(PreflightFinding(.error, .missingBoxes, page: page, file: name,
                                         "no TrimBox inside the MediaBox: the printer cannot tell the trim from the bleed"))
         }
-        out += try textOutsideSafeArea(pdf, boxes: boxes, profile: profile, name: name)
-        let fonts = try PopplerTool.run("pdffonts", [pdf.path]).split(separator: "\n").dropFirst(2)
+        out += try PDFTextInk.outsideSafeArea(pdf, boxes: boxes, profile: profile, name: name)
+        let fonts = try ReaderTool.run("pdffonts", [pdf.path]).split(separator: "\n").dropFirst(2)
         for line in fonts {
             let cols = line.split(separator: " ", omittingEmptySubsequences: true)
             guard cols.count >= 7 else { continue }
@@ -39,19 +45,7 @@ public enum PDFPreflight {
                 out.append(PreflightFinding(.error, .fontNotEmbedded, file: name, "font \(cols[0]) is not embedded"))
             }
         }
-        let images = try PopplerTool.run("pdfimages", ["-list", pdf.path]).split(separator: "\n").dropFirst(2)
-        for line in images {
-            let cols = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard cols.count >= 14, cols[2] == "image", let page = Int(cols[0]),
-                  let xppi = Double(cols[12]), let yppi = Double(cols[13]) else { continue }
-            // Images under about 100 px are ornaments (emoji, marks), not pictures a printer judges.
-            guard let w = Int(cols[3]), let h = Int(cols[4]), w * h > 10_000 else { continue }
-            let dpi = min(xppi, yppi)
-            if dpi + 0.5 < profile.minImageDPI {
-                out.append(PreflightFinding(.warning, .lowResolution, page: page, file: name,
-                    String(format: "a %d×%d image prints at %.0f dpi, below %.0f", w, h, dpi, profile.minImageDPI)))
-            }
-        }
+        out += try picturesBelowResolution(pdf, profile: profile, name: name)
         let bytes = (attributes[.size] as? NSNumber)?.doubleValue ?? 0
         if let limit = profile.maxFileSizeMB, bytes > limit * 1_048_576 {
             out.append(PreflightFinding(.error, .fileSize, file: name,
@@ -62,39 +56,6 @@ public enum PDFPreflight {
 }
 
 extension PDFPreflight {
-    /// Words (from `pdftotext -bbox`) inside the trim but closer to its edge than the safety
-    /// distance. Words wholly outside the trim are marks and slug lines, which belong there.
-    static func textOutsideSafeArea(_ pdf: URL, boxes: [Int: PageBoxes], profile: PrintProfile, name: String) throws -> [PreflightFinding] {
-        let html = try PopplerTool.run("pdftotext", ["-bbox", pdf.path, "-"])
-        var out: [PreflightFinding] = []
-        var page = 0
-        var reported = Set<Int>()
-        let number = #"([0-9.]+)"#
-        let wordPattern = try NSRegularExpression(pattern: #"<word xMin=""# + number + #"" yMin=""# + number + #"" xMax=""# + number + #"" yMax=""# + number + #"">([^<]*)</word>"#)
-        for line in html.split(separator: "\n") {
-            if line.contains("<page ") { page += 1; continue }
-            guard !reported.contains(page), let b = boxes[page], line.contains("<word") else { continue }
-            let text = String(line)
-            guard let m = wordPattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { continue }
-            let v = (1...4).compactMap { Double(text[Range(m.range(at: $0), in: text)!]) }
-            guard v.count == 4 else { continue }
-            // pdftotext measures from the MediaBox's top-left; the boxes are bottom-left based.
-            let h = b.media[3] - b.media[1]
-            let word = (x0: v[0], y0: h - v[3], x1: v[2], y1: h - v[1])
-            let trim = b.trim, s = profile.safety.points
-            let insideTrim = word.x1 > trim[0] && word.x0 < trim[2] && word.y1 > trim[1] && word.y0 < trim[3]
-            let insideSafe = word.x0 >= trim[0] + s - 0.5 && word.x1 <= trim[2] - s + 0.5 && word.y0 >= trim[1] + s - 0.5 && word.y1 <= trim[3] - s + 0.5
-            if insideTrim && !insideSafe {
-                let w = String(text[Range(m.range(at: 5), in: text)!])
-                let distance = min(word.x0 - trim[0], trim[2] - word.x1, word.y0 - trim[1], trim[3] - word.y1)
-                out.append(PreflightFinding(.error, .outsideSafeArea, page: page, file: name,
-                    String(format: "text \"%@\" is %.2f in from the trim edge (negative: in the bleed); %@ wants %.2f in", w, distance / 72, profile.name, s / 72)))
-                reported.insert(page)
-            }
-        }
-        return out
-    }
-
     /// MediaBox and TrimBox per page from `pdfinfo -box -f 1 -l N`.
     struct PageBoxes: Equatable {
         var media: [Double] = []
@@ -118,22 +79,30 @@ extension PDFPreflight {
     }
 }
 
-/// Runs one of poppler's command-line readers and returns what it printed.
-enum PopplerTool {
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
+/// Runs one of the command-line readers (poppler's, Ghostscript) and returns what it printed on
+/// standard output, or on standard error for a reader that reports there (Ghostscript's bbox device).
+enum ReaderTool {
+    enum Stream { case output, error }
+
+    static func run(_ tool: String, _ arguments: [String], reading stream: Stream = .output) throws -> String {
         let path = "/usr/bin/\(tool)"
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw RenderError("\(tool) is not installed (Debian package poppler-utils; scripts/install-deps.sh installs it)")
+            let package = tool == "gs" ? "ghostscript" : "poppler-utils"
+            throw RenderError("\(tool) is not installed (Debian package \(package); scripts/install-deps.sh installs it)")
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = arguments
         return try TemporaryFiles.withScratchFile(tool) { out in
             let handle = try FileHandle(forWritingTo: out)
-            p.standardOutput = handle
-            p.standardError = FileHandle.nullDevice
+            p.standardOutput = stream == .output ? handle : FileHandle.nullDevice
+            p.standardError = stream == .error ? handle : FileHandle.nullDevice
+            p.standardInput = FileHandle.nullDevice
             try p.run()
+            // Killed with the run when it is stopped: its answer would be of no use.
+            let token = TemporaryFiles.track(childProcess: p.processIdentifier, signal: SIGKILL)
             p.waitUntilExit()
+            TemporaryFiles.forget(token)
             try handle.close()
             guard p.terminationStatus == 0 else { throw RenderError("\(tool) could not read \(arguments.last ?? "")") }
             return String(decoding: try Data(contentsOf: out), as: UTF8.self)

@@ -4,44 +4,12 @@ import BookResolve
 import BookLayout
 
 /// Preflight of a laid-out book against a print profile, before any PDF exists: every fact is in
-/// the page tree (image boxes with their effective resolution, text boxes with their ink bounds,
-/// the bleed each full-bleed item reaches).
+/// the page tree (image boxes with their effective resolution, text boxes with their glyphs' ink,
+/// the bleed each full-bleed item reaches, the characters layout could not set).
 public enum PageTreePreflight {
+    /// Every check of a book's interior: each page's (`pages`) and the page count.
     public static func check(_ tree: PageTree, profile: PrintProfile) -> [PreflightFinding] {
-        var out: [PreflightFinding] = []
-        let trim = Rect(x: 0, y: 0, width: tree.trim.width, height: tree.trim.height)
-        let insets = profile.safeInsets(pageCount: tree.pages.count)
-        for page in tree.pages {
-            let safe = safeRect(page: page.number, trim: trim, insets: insets)
-            for image in page.images {
-                let dpi = image.effectiveDPI
-                if dpi + 0.5 < profile.minImageDPI {
-                    out.append(PreflightFinding(.warning, .lowResolution, page: page.number, file: image.asset.origin,
-                        String(format: "%.0f dpi effective, below the %.0f dpi %@ asks for; use a larger image or a smaller frame",
-                               dpi, profile.minImageDPI, profile.name)))
-                }
-                if let side = stopsAtTrim(image.clip, page: page.number, tree: tree) {
-                    out.append(PreflightFinding(.error, .stopsAtTrim, page: page.number, file: image.asset.origin,
-                                                "the picture reaches the \(side) trim edge but not into the bleed; it would show a white sliver after cutting"))
-                }
-            }
-            for box in page.textBoxes where !box.lines.isEmpty {
-                // Marks and the slug live outside the trim on purpose.
-                let ink = box.inkBounds
-                guard ink.maxX > trim.x, ink.x < trim.maxX, ink.maxY > trim.y, ink.y < trim.maxY else { continue }
-                if !safe.contains(ink, tolerance: 0.5) {
-                    let words = box.text.split(whereSeparator: \.isWhitespace).prefix(6).joined(separator: " ")
-                    let (edge, distance, wanted) = nearestEdge(ink, safe: safe, trim: trim)
-                    out.append(PreflightFinding(.error, .outsideSafeArea, page: page.number,
-                        String(format: "text \"%@\" reaches %.2f in from the %@ trim edge; %@ wants %.2f in", words,
-                               distance / 72, edge, profile.name, wanted / 72)))
-                }
-            }
-            if page.items.contains(where: { if case .placeholderArt = $0 { return true } else { return false } }) {
-                out.append(PreflightFinding(.error, .placeholder, page: page.number,
-                                            "a placeholder stands where a picture should be; add the image before printing"))
-            }
-        }
+        var out = pages(tree, profile: profile)
         out += trimAndPageCount(tree, profile: profile)
         let count = tree.pages.count
         if let min = profile.pages.min, count < min {
@@ -51,6 +19,71 @@ public enum PageTreePreflight {
             out.append(PreflightFinding(.error, .pageCount, "\(count) pages; \(profile.name) prints at most \(max)"))
         }
         return out
+    }
+
+    /// The checks each page answers for itself, for any page tree: a book's pages or a cover
+    /// sheet's. Pictures (resolution, bleed), text ink within the safety distance, placeholders,
+    /// characters that cannot print.
+    public static func pages(_ tree: PageTree, profile: PrintProfile) -> [PreflightFinding] {
+        var out: [PreflightFinding] = []
+        for page in tree.pages {
+            out += pictures(on: page, tree: tree, profile: profile)
+            out += textOutsideSafeArea(on: page, trim: tree.trim, pageCount: tree.pages.count, profile: profile)
+            if page.items.contains(where: { if case .placeholderArt = $0 { return true } else { return false } }) {
+                out.append(PreflightFinding(.error, .placeholder, page: page.number,
+                                            "a placeholder stands where a picture should be; add the image before printing"))
+            }
+        }
+        out += missingGlyphs(tree, profile: profile)
+        return out
+    }
+
+    /// Each picture's resolution as it prints, against the profile's two thresholds, and pictures
+    /// that stop at a trim edge where there is bleed.
+    public static func pictures(on page: PageNode, tree: PageTree, profile: PrintProfile) -> [PreflightFinding] {
+        var out: [PreflightFinding] = []
+        for image in page.images {
+            let size = "a \(image.asset.info.orientedWidth)×\(image.asset.info.orientedHeight) picture"
+            if let finding = PictureResolution.finding(dpi: image.effectiveDPI, profile: profile, page: page.number,
+                                                       file: image.asset.origin, picture: size) {
+                out.append(finding)
+            }
+            if let side = stopsAtTrim(image.clip, page: page.number, tree: tree) {
+                out.append(PreflightFinding(.error, .stopsAtTrim, page: page.number, file: image.asset.origin,
+                                            "the picture reaches the \(side) trim edge but not into the bleed; it would show a white sliver after cutting"))
+            }
+        }
+        return out
+    }
+
+    /// Text whose glyphs' ink comes closer to the trim than the safety distance, one finding per
+    /// text box, naming the line that reaches furthest out. Text wholly outside the trim is a
+    /// mark or the slug, which belong there.
+    static func textOutsideSafeArea(on page: PageNode, trim size: TrimSize, pageCount: Int, profile: PrintProfile) -> [PreflightFinding] {
+        let trim = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        let safe = safeRect(page: page.number, trim: trim, insets: profile.safeInsets(pageCount: pageCount))
+        var out: [PreflightFinding] = []
+        for box in page.textBoxes {
+            let lines = box.inkLines.filter { $0.ink.maxX > trim.x && $0.ink.x < trim.maxX && $0.ink.maxY > trim.y && $0.ink.y < trim.maxY }
+            guard let worst = lines.map({ (text: $0.text, edge: nearestEdge($0.ink, safe: safe, trim: trim)) })
+                    .max(by: { $0.edge.wanted - $0.edge.distance < $1.edge.wanted - $1.edge.distance }),
+                  worst.edge.distance < worst.edge.wanted - SafeArea.tolerance else { continue }
+            let words = worst.text.split(whereSeparator: \.isWhitespace).prefix(6).joined(separator: " ")
+            out.append(PreflightFinding(.error, .outsideSafeArea, page: page.number,
+                                        SafeArea.message(text: words, edge: SafeArea.Edge(side: worst.edge.edge, distance: worst.edge.distance),
+                                                         wanted: worst.edge.wanted, profile: profile)))
+        }
+        return out
+    }
+
+    /// Layout's missing-glyph findings, one per page: errors for a printer's profile, where a box
+    /// or a stray symbol would be printed in every copy; warnings otherwise.
+    public static func missingGlyphs(_ tree: PageTree, profile: PrintProfile) -> [PreflightFinding] {
+        tree.findings.filter { $0.kind == .missingGlyph }.flatMap { finding in
+            finding.physicalPages.map { page in
+                PreflightFinding(profile.interior ? .error : .warning, .missingGlyph, page: page, finding.message)
+            }
+        }
     }
 
     /// A clip that ends exactly at a trim edge where the profile has bleed: content that should bleed.
@@ -64,5 +97,25 @@ public enum PageTreePreflight {
         if g.top > 0, near(clip.y, 0) { return "top" }
         if g.bottom > 0, near(clip.maxY, h) { return "bottom" }
         return nil
+    }
+}
+
+/// The safety-distance rule as both preflights word and measure it.
+enum SafeArea {
+    /// Half a point: ink measured from the PDF and from the layout agree to well within it.
+    static let tolerance = 0.5
+
+    struct Edge { var side: String; var distance: Double }
+
+    /// The trim edge `ink` comes closest to, and how close (negative: past it, in the bleed).
+    static func nearestEdge(_ ink: Rect, trim: Rect) -> Edge {
+        [Edge(side: "left", distance: ink.x - trim.x), Edge(side: "top", distance: ink.y - trim.y),
+         Edge(side: "right", distance: trim.maxX - ink.maxX), Edge(side: "bottom", distance: trim.maxY - ink.maxY)]
+            .min { $0.distance < $1.distance }!
+    }
+
+    static func message(text: String, edge: Edge, wanted: Double? = nil, profile: PrintProfile) -> String {
+        String(format: "text \"%@\" prints %.2f in from the %@ trim edge (its glyphs' ink; negative: in the bleed); %@ wants %.2f in",
+               text, edge.distance / 72, edge.side, profile.name, (wanted ?? profile.safety.points) / 72)
     }
 }

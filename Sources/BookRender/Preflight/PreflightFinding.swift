@@ -4,7 +4,7 @@ import Foundation
 public struct PreflightFinding: Sendable, Equatable, Codable, CustomStringConvertible {
     public enum Severity: String, Sendable, Codable { case error, warning }
     public enum Check: String, Sendable, Codable {
-        case lowResolution, outsideSafeArea, stopsAtTrim, placeholder, pageCount, fontNotEmbedded, fileSize, missingBoxes
+        case lowResolution, outsideSafeArea, stopsAtTrim, placeholder, pageCount, fontNotEmbedded, fileSize, missingBoxes, missingGlyph
         case trimSize
     }
     public var severity: Severity
