@@ -176,7 +176,9 @@ public struct TextBox {
         let ls = layout.lines[lines]
         let minX = ls.map(\.x).min()!, maxX = ls.map { $0.x + $0.width }.max()!
         let last = ls.last!
-        return Rect(x: frame.x + minX, y: frame.y, width: maxX - minX, height: last.top + last.height - layoutTop)
+        let height = last.top + last.height - layoutTop
+        guard !turnedClockwise else { return Rect(x: frame.maxX - height, y: frame.y + minX, width: height, height: maxX - minX) }
+        return Rect(x: frame.x + minX, y: frame.y, width: maxX - minX, height: height)
     }
 }
 
