@@ -125,15 +125,15 @@ public enum CoverSpread {
         guard across > 0, along > 0 else { return nil }
         var role = book.tokens.typography.title
         role.lineHeight = 1.0
-        role.size = min(role.size * 0.5, across)
-        // The ink of a size is found by setting it; a few rounds settle on the largest that fits.
+        role.size *= 0.5
+        // The ink of a size is known only once it is set: the theme's size, made smaller until it fits.
         for _ in 0..<6 {
             guard role.size >= minimumSpineTextSize else { return nil }
             let layout = ctx.setText(line, role: role, width: along * 4, alignment: .start)
             guard layout.lines.count == 1, let ink = layout.inkBounds(line: 0) else { return nil }
             let fit = min(across / ink.height, along / ink.width)
             if fit < 1 {
-                role.size *= fit * 0.995
+                role.size *= fit * 0.95
                 continue
             }
             // Turned clockwise, the layout's y runs right to left across the spine and its x top

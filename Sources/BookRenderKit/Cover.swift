@@ -69,7 +69,7 @@ extension BookDocument {
             let (tree, info) = try CoverSpread.layout(resolved, interiorPages: interior.pages.count, paper: options.paper,
                                                       typesetter: typesetter)
             // The interior's page count is the interior's finding, not the sheet's.
-            let findings = resolved.profile.map { PageTreePreflight.check(tree, profile: $0).filter { $0.kind != .pageCount } } ?? []
+            let findings = resolved.profile.map { PageTreePreflight.check(tree, profile: $0).filter { $0.check != .pageCount } } ?? []
             let errors = findings.errors
             if let profile = resolved.profile, !errors.isEmpty, !options.force {
                 throw BookRenderError(.preflightFailed,

@@ -37,7 +37,8 @@ import BookRenderKit
     }
 
     /// The spine text's ink, in inches from the sheet's trim (left, top), found in a 600 dpi
-    /// grey raster of the spine and its wrap: every pixel well away from the spine's own grey.
+    /// grey raster of the spine and its wrap: every pixel at least half way from the spine's own
+    /// grey to the text's, so an edge pixel counts when the glyph covers most of it.
     struct Ink { var left: Double, right: Double, top: Double, bottom: Double }
     func spineInk(_ pdf: URL, back: Double, spine: Double, wrap: Double) throws -> Ink? {
         let box = try #require(try PDFReaders.boxes(pdf).first)
@@ -54,9 +55,11 @@ import BookRenderKit
         guard r.status == 0 else { throw ToolError("pdftoppm: \(r.stderr)") }
         let pgm = try GreyImage(Data(contentsOf: out.appendingPathExtension("pgm")))
         let ground = Int(pgm.at(0, pgm.height / 2))
+        let contrast = pgm.pixels.prefix(pgm.width * pgm.height).map { abs(Int($0) - ground) }.max() ?? 0
+        guard contrast > 40 else { return nil }
         var minX = Int.max, maxX = -1, minY = Int.max, maxY = -1
         for y in 0..<pgm.height {
-            for x in 0..<pgm.width where abs(Int(pgm.at(x, y)) - ground) > 40 {
+            for x in 0..<pgm.width where 2 * abs(Int(pgm.at(x, y)) - ground) > contrast {
                 minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
             }
         }
@@ -87,16 +90,16 @@ import BookRenderKit
             return
         }
         let found = try #require(ink, "no spine text drawn")
-        let pixel = 1.5 / 600
+        let pixel = 1.0 / 600
         // Clear of each fold by the binder's variance, measured from the folds themselves.
         #expect(found.left - 6 >= variance - pixel, "\(found.left - 6) in from the back fold")
         #expect(6 + spine - found.right >= variance - pixel, "\(6 + spine - found.right) in from the front fold")
         // Centred across the spine and along it, by ink.
-        #expect(abs((found.left + found.right) / 2 - (6 + spine / 2)) <= pixel, "off centre across: \(found)")
-        #expect(abs((found.top + found.bottom) / 2 - 4.5) <= pixel, "off centre along: \(found)")
+        #expect(abs((found.left + found.right) / 2 - (6 + spine / 2)) <= 1.5 * pixel, "off centre across: \(found)")
+        #expect(abs((found.top + found.bottom) / 2 - 4.5) <= 1.5 * pixel, "off centre along: \(found)")
         #expect(found.top >= 0.5 && found.bottom <= 8.5, "spine text ends too near the trim: \(found)")
-        // As large as the clearance allows: the ink fills most of the room between them.
-        #expect(found.right - found.left >= 0.6 * (spine - 2 * variance) || found.bottom - found.top >= 0.6 * (9 - 1), "\(found)")
+        // A thin spine's text is as large as the clearances allow, not a fixed small size.
+        #expect(found.right - found.left >= 0.85 * min(spine - 2 * variance, 0.14), "\(found)")
     }
 
     static let printers = ["kdp", "lulu", "ingramspark"]
@@ -130,7 +133,8 @@ import BookRenderKit
     @Test func ingramSparkCoverIsCMYKPDFX1aWithItsSpineBoxesAndBarcodeArea() throws {
         let dir = try temporaryDirectory("ingram-cover")
         let pdf = dir.appendingPathComponent("cover.pdf")
-        let r = try bookrender(["cover", sample("storybook"), "-o", pdf.path, "--profile", "ingramspark", "--paper", "cream"])
+        // Forced: the sample's cover picture is a screen-sized one, which preflight names.
+        let r = try bookrender(["cover", sample("storybook"), "-o", pdf.path, "--profile", "ingramspark", "--paper", "cream", "--force"])
         #expect(r.status == 0, "\(r.stderr)")
         let ingram = try profile("ingramspark")
         let pages = try #require(Self.interiorPages(r.stderr))
@@ -144,11 +148,11 @@ import BookRenderKit
         let q = try PDFReaders.QPDFJSON(pdf)
         let intents = try #require(q.catalog["/OutputIntents"] as? [Any], "no output intent")
         #expect(!intents.isEmpty)
-        #expect(PDFReaders.text(q.info["/GTS_PDFXVersion"]) == "PDF/X-1:2001" || (q.info["/GTS_PDFXVersion"] as? String)?.contains("PDF/X-1") == true,
-                "\(q.info)")
+        #expect(PDFReaders.text(q.info["/GTS_PDFXVersion"]) == "PDF/X-1:2001", "\(q.info)")
+        #expect(PDFReaders.text(q.info["/GTS_PDFXConformance"]) == "PDF/X-1a:2001", "\(q.info)")
         let names = q.allValues().compactMap { $0 as? String }
         #expect(!names.contains("/SMask") && !names.contains("/Group"), "transparency left in the PDF/X-1a cover")
-        #expect(!names.contains("/DeviceRGB") && !names.contains("/ICCBased") || names.contains("/DeviceCMYK"))
+        #expect(!names.contains("/DeviceRGB") && names.contains("/DeviceCMYK"))
         let images = try run("pdfimages", ["-list", pdf.path]).stdout
         #expect(!images.split(separator: "\n").dropFirst(2).contains { $0.contains(" rgb ") }, "\(images)")
         let ink = try PDFReaders.inkCoverage(pdf, dpi: 30)
@@ -167,9 +171,22 @@ import BookRenderKit
             let pdf = dir.appendingPathComponent("\(sample).pdf")
             let r = try bookrender(["cover", self.sample(sample), "-o", pdf.path, "--profile", printer, "--force"])
             #expect(r.status == 0, "\(r.stderr)")
-            let names = try PDFReaders.QPDFJSON(pdf).allValues().compactMap { $0 as? String }
-            #expect(!names.contains("/SMask"), "\(sample): a soft mask in the \(printer) cover")
-            #expect(!names.contains("/Group"), "\(sample): a transparency group in the \(printer) cover")
+            let q = try PDFReaders.QPDFJSON(pdf)
+            #expect(!q.allValues().contains { $0 as? String == "/SMask" }, "\(sample): a soft mask in the \(printer) cover")
+            // cairo marks every page it writes with a transparency group whatever is drawn; that
+            // mark is the PDF writer's to drop. Nothing drawn on the sheet may bring one of its own.
+            let pages = Set(q.pageObjects.map { "obj:\($0)" })
+            let drawn = q.objects.filter { !pages.contains($0.key) }.values
+            let groups = drawn.filter { object in
+                var found = false
+                func walk(_ v: Any) {
+                    if let d = v as? [String: Any] { if d["/Group"] != nil || d["/S"] as? String == "/Transparency" { found = true }; d.values.forEach(walk) }
+                    else if let a = v as? [Any] { a.forEach(walk) }
+                }
+                walk(object)
+                return found
+            }
+            #expect(groups.isEmpty, "\(sample): a transparency group drawn on the \(printer) cover")
         }
     }
 
