@@ -1,5 +1,6 @@
 import Foundation
 import BookBase
+import BookConfig
 import BookLayout
 import BookRender
 import BookResolve
@@ -63,13 +64,7 @@ extension BookDocument {
         try paths.verify(replacingReadOnly: options.force)
         try document.checkPictureData(resolved, threads: settings.workers, only: \.passesThroughToPDF)
         return try BookRenderError.wrap {
-            let typesetter = try document.typesetter(resolved, resources)
-            // The spine depends on the interior as the printer will receive it, padding included.
-            let interior = BookLayouter(typesetter: typesetter, textThreads: settings.workers).layout(resolved)
-            let (tree, info) = try CoverSpread.layout(resolved, interiorPages: interior.pages.count, paper: options.paper,
-                                                      typesetter: typesetter)
-            // The interior's page count is the interior's finding, not the sheet's.
-            let findings = resolved.profile.map { PageTreePreflight.check(tree, profile: $0).filter { $0.check != .pageCount } } ?? []
+            let (tree, info, findings) = try document.coverSheet(resolved, resources, paper: options.paper)
             let errors = findings.errors
             if let profile = resolved.profile, !errors.isEmpty, !options.force {
                 throw BookRenderError(.preflightFailed,
@@ -87,5 +82,29 @@ extension BookDocument {
                                interiorPages: info.interiorPages, paper: options.paper, spineText: info.spineText,
                                findings: findings.map(Diagnostic.init))
         }
+    }
+
+    /// Checks the printed cover sheet for `profile` as `cover` lays it out, without writing it:
+    /// picture resolution, text outside the safe area, pictures that stop at the trim,
+    /// placeholders. Page 1 is the sheet.
+    public func preflightCover(profile: String, paper: String = "white") throws(BookRenderError) -> PreflightReport {
+        let document = with { $0.profile = profile }
+        let (resolved, resources) = try document.resolveWithResources()
+        return try BookRenderError.wrap {
+            let findings = try document.coverSheet(resolved, resources, paper: paper).findings
+            return PreflightReport(profile: profile, input: file ?? resolved.book.title, findings: findings.map(Diagnostic.init))
+        }
+    }
+
+    /// The sheet laid out for the resolved profile, and what preflight finds on it.
+    func coverSheet(_ resolved: ResolvedBook, _ resources: ResourceLocator, paper: String) throws
+        -> (tree: PageTree, info: CoverSpread.Info, findings: [PreflightFinding]) {
+        let typesetter = try typesetter(resolved, resources)
+        // The spine depends on the interior as the printer will receive it, padding included.
+        let interior = BookLayouter(typesetter: typesetter, textThreads: settings.workers).layout(resolved)
+        let (tree, info) = try CoverSpread.layout(resolved, interiorPages: interior.pages.count, paper: paper, typesetter: typesetter)
+        // The interior's page count is the interior's finding, not the sheet's.
+        let findings = resolved.profile.map { PageTreePreflight.check(tree, profile: $0).filter { $0.check != .pageCount } } ?? []
+        return (tree, info, findings)
     }
 }

@@ -50,12 +50,14 @@ extension BookDocument {
 
 public enum PDFCheck {
     /// Checks a finished PDF against `profile` with poppler's tools: page count, boxes, text
-    /// within the safety distance, fonts embedded, image resolution, file size.
-    public static func preflight(_ pdf: URL, profile: String, settings: RenderSettings = RenderSettings()) throws(BookRenderError) -> PreflightReport {
+    /// within the safety distance, fonts embedded, image resolution, file size. A `coverSheet` is
+    /// one page whatever the interior's page count, so that rule is left out.
+    public static func preflight(_ pdf: URL, profile: String, coverSheet: Bool = false,
+                                 settings: RenderSettings = RenderSettings()) throws(BookRenderError) -> PreflightReport {
         try BookRenderError.wrap {
             let printProfile = try PrintProfile.load(named: profile, from: try settings.resources().profiles)
-            return PreflightReport(profile: profile, input: pdf.path,
-                                   findings: try PDFPreflight.check(pdf, profile: printProfile).map(Diagnostic.init))
+            let findings = try PDFPreflight.check(pdf, profile: printProfile).filter { !coverSheet || $0.check != .pageCount }
+            return PreflightReport(profile: profile, input: pdf.path, findings: findings.map(Diagnostic.init))
         }
     }
 }

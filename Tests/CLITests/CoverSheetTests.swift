@@ -239,10 +239,34 @@ import BookRenderKit
         #expect(FileManager.default.fileExists(atPath: pdf.path) == !isError)
         #expect(try bookrender(["cover", book.path, "-o", pdf.path, "--profile", "kdp", "--force"]).status == 0)
 
+        // Preflight of the book names the same finding without writing the sheet.
+        struct Report: Decodable { struct Finding: Decodable { var kind: String; var severity: String; var pages: [Int] }; var findings: [Finding] }
+        let checked = try bookrender(["preflight", book.path, "--profile", "kdp", "--cover", "--json"])
+        let report = try JSONDecoder().decode(Report.self, from: checked.stdoutData)
+        #expect(report.findings.contains { $0.kind == "lowResolution" && $0.pages == [1] && ($0.severity == "error") == isError }, "\(checked.stdout)")
+        #expect(checked.status == (isError ? 1 : 0))
+
         let sharp = try temporaryDirectory("cover-sharp")
         let good = try coverBook(photo: (2700, 2700), in: sharp)
         let ok = try bookrender(["cover", good.path, "-o", sharp.appendingPathComponent("cover.pdf").path, "--profile", "kdp"])
         #expect(ok.status == 0 && !ok.stderr.contains("dpi effective"), "\(ok.stderr)")
+    }
+    /// The corpus's compliant cover book: preflight of the book's sheet passes, the cover is
+    /// written, and preflight of that PDF as a cover passes; as an interior it would not (one page).
+    @Test func theCompliantIngramSparkCoverBookPassesEveryCheck() throws {
+        let book = Repository.root.appendingPathComponent("Tests/PrintRuleBooks/ingramspark-cover-compliant/book.json").path
+        let expect = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: book).deletingLastPathComponent()
+            .appendingPathComponent("expect.json"))) as! [String: Any]
+        #expect(expect["command"] as? String == "cover" && (expect["findings"] as? [Any])?.isEmpty == true)
+        let checked = try bookrender(["preflight", book, "--profile", "ingramspark", "--cover"])
+        #expect(checked.status == 0 && checked.stdout.contains("0 error(s), 0 warning(s)"), "\(checked.stdout)")
+        let dir = try temporaryDirectory("compliant-cover")
+        let pdf = dir.appendingPathComponent("cover.pdf").path
+        let r = try bookrender(["cover", book, "-o", pdf, "--profile", "ingramspark"])
+        #expect(r.status == 0 && !r.stderr.contains("preflight"), "\(r.stderr)")
+        #expect(try bookrender(["preflight", pdf, "--profile", "ingramspark", "--cover"]).status == 0)
+        let asInterior = try bookrender(["preflight", pdf, "--profile", "ingramspark"])
+        #expect(asInterior.status == 1 && asInterior.stdout.contains("pageCount"), "\(asInterior.stdout)")
     }
 }
 
