@@ -80,7 +80,26 @@ public struct PrintProfile: Codable, Sendable, Equatable {
         public var perPage: [String: Double]
         public var baseInches: Double
         /// Spine text only from this many interior pages on.
-        public var textMinPages: Int
+        public var textMinPages: Int?
+        /// Spine text only on a spine at least this wide.
+        public var textMinInches: Double?
+        /// How far the binder may place a fold from where the file puts it, each way; spine text
+        /// keeps this far from each fold, and the spine's colour runs this far past it.
+        public var foldVarianceInches: Double?
+
+        public init(perPage: [String: Double], baseInches: Double, textMinPages: Int? = nil, textMinInches: Double? = nil,
+                    foldVarianceInches: Double? = nil) {
+            self.perPage = perPage; self.baseInches = baseInches; self.textMinPages = textMinPages
+            self.textMinInches = textMinInches; self.foldVarianceInches = foldVarianceInches
+        }
+
+        /// The printers' common figure, 1/16 in, when the profile names none.
+        public var foldVariance: Double { foldVarianceInches ?? 0.0625 }
+
+        /// Whether the printer lets a spine of `inches` for `pages` interior pages carry text.
+        public func carriesText(pages: Int, inches: Double) -> Bool {
+            pages >= (textMinPages ?? 0) && inches >= (textMinInches ?? 0) && inches > 2 * foldVariance
+        }
     }
 
     public var isCMYK: Bool { colour == "cmyk" }

@@ -154,7 +154,9 @@ public enum ProfileRanges {
         Entry(path: "spine.perPage.<paper>", range: 0...0.1, unit: "in") { p in
             (p.spine?.perPage ?? [:]).sorted { $0.key < $1.key }.map { ("spine.perPage.\($0.key)", $0.value) } },
         one("spine.baseInches", 0...2, "in") { $0.spine?.baseInches },
-        one("spine.textMinPages", 0...100_000, "pages") { $0.spine.map { Double($0.textMinPages) } },
+        one("spine.textMinPages", 0...100_000, "pages") { $0.spine?.textMinPages.map(Double.init) },
+        one("spine.textMinInches", 0...10, "in") { $0.spine?.textMinInches },
+        one("spine.foldVarianceInches", 0...0.5, "in") { $0.spine?.foldVarianceInches },
     ]
 
     /// "$.bleed.top: 1000 is outside the allowed range 0–72 pt", one per value out of range.

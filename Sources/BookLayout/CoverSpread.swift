@@ -29,6 +29,7 @@ public enum CoverSpread {
         guard let profile = book.profile else { throw ResolveError("a cover needs a print profile (--profile kdp, lulu …)") }
         let spineInches = try profile.spineWidth(pages: interiorPages, paper: paper)
         let spine = spineInches * 72
+        let variance = (profile.spine?.foldVariance ?? 0.0625) * 72
         let w = book.trim.width, h = book.trim.height
         let bleed = max(defaultBleed, [profile.bleed.top, profile.bleed.bottom, profile.bleed.inner, profile.bleed.outer].map(\.points).max() ?? 0)
         let geometry = PrintGeometry(top: bleed, bottom: bleed, inner: bleed, outer: bleed, marks: profile.marks.margin.points)
@@ -52,13 +53,21 @@ public enum CoverSpread {
                            width: barcodeSize.width, height: barcodeSize.height)
         items += backItems(book, width: w, safety: safety, above: barcode.y, ctx)
         items += frontItems
-        items.append(.fill(Fill(rect: Rect(x: w, y: -bleed, width: spine, height: h + 2 * bleed), color: palette.spine)))
-        let hasSpineText = interiorPages >= (profile.spine?.textMinPages ?? Int.max)
-        if hasSpineText, let text = spineText(book, spine: spine, height: h, x: w, ctx) { items.append(.text(text)) }
+        // The binder may fold anywhere within the variance of each fold: the spine's colour runs
+        // that far onto both panels, so no change of colour sits where a fold may fall.
+        items.append(.fill(Fill(rect: Rect(x: w - variance, y: -bleed, width: spine + 2 * variance, height: h + 2 * bleed),
+                                color: palette.spine)))
+        var hasSpineText = false
+        if profile.spine?.carriesText(pages: interiorPages, inches: spineInches) == true,
+           let text = spineText(book, spine: Rect(x: w, y: 0, width: spine, height: h), clearance: variance,
+                                ends: max(book.margins.top, profile.safety.points, 36), ctx) {
+            items.append(.text(text))
+            hasSpineText = true
+        }
         // Kept clear: plain white, nothing drawn over it, where the printer puts the barcode.
         items.append(.fill(Fill(rect: barcode, color: .white)))
 
-        var tree = PageTree(trim: sheet, pages: [PageNode(number: 1, role: .cover, sourcePage: nil, items: items)],
+        var tree = PageTree(trim: sheet, pages: [PageNode(number: 1, role: .cover, sourcePage: nil, items: withoutTransparency(items))],
                             findings: ctx.findings, title: book.book.title, author: book.book.author, created: book.book.created)
         tree.geometry = geometry
         tree.language = book.language
@@ -66,6 +75,26 @@ public enum CoverSpread {
         let info = Info(interiorPages: interiorPages, paper: paper, spineInches: spineInches, spineText: hasSpineText,
                         barcode: barcode, sheetInches: (sheet.width / 72, sheet.height / 72))
         return (tree, info)
+    }
+
+    /// Printers want a cover without transparency (KDP and Lulu flatten it unpredictably, PDF/X-1a
+    /// forbids it): no soft shadows, and a translucent fill becomes the colour it shows over the
+    /// back's wash.
+    static func withoutTransparency(_ items: [PageItem]) -> [PageItem] {
+        guard case .fill(let ground)? = items.first else { return items }
+        return items.map { item in
+            switch item {
+            case .fill(var f):
+                f.shadow = nil
+                f.color = f.color.over(ground.color)
+                return .fill(f)
+            case .image(var i):
+                i.shadow = nil
+                return .image(i)
+            default:
+                return item
+            }
+        }
     }
 
     /// Title, subtitle and author on the back, in its upper part, clear of the barcode.
@@ -87,18 +116,48 @@ public enum CoverSpread {
         return items
     }
 
-    /// "Title · Author" along the spine, sized to its width.
-    private static func spineText(_ book: ResolvedBook, spine: Double, height h: Double, x: Double, _ ctx: LayoutContext) -> TextBox? {
+    /// "Title · Author" along the spine, reading top to bottom, its ink centred across the spine
+    /// and along it, sized so the ink keeps `clearance` from each fold and `ends` from the top and
+    /// bottom trim. Nil when it would be too small to read.
+    private static func spineText(_ book: ResolvedBook, spine: Rect, clearance: Double, ends: Double, _ ctx: LayoutContext) -> TextBox? {
         let line = [book.book.title, book.book.author].compactMap { $0 }.joined(separator: "  ·  ")
+        let across = spine.width - 2 * clearance, along = spine.height - 2 * ends
+        guard across > 0, along > 0 else { return nil }
         var role = book.tokens.typography.title
-        role.size = min(role.size * 0.5, spine * 0.5)
         role.lineHeight = 1.0
-        let length = h - 2 * max(book.margins.top, 36)
-        let layout = ctx.setText(line, role: role, width: length, alignment: .center)
-        guard layout.lines.count == 1 else { return nil }
-        var box = ctx.textBox(layout, x: x + (spine - layout.height) / 2, y: (h - length) / 2, width: layout.height, color: book.tokens.palette.background)
-        box.frame.height = length
-        box.turnedClockwise = true
-        return box
+        role.size *= 0.5
+        // The ink of a size is known only once it is set: the theme's size, made smaller until it fits.
+        for _ in 0..<6 {
+            guard role.size >= minimumSpineTextSize else { return nil }
+            let layout = ctx.setText(line, role: role, width: along * 4, alignment: .start)
+            guard layout.lines.count == 1, let ink = layout.inkBounds(line: 0) else { return nil }
+            let fit = min(across / ink.height, along / ink.width)
+            if fit < 1 {
+                role.size *= fit * 0.95
+                continue
+            }
+            // Turned clockwise, the layout's y runs right to left across the spine and its x top
+            // to bottom along it (see TextBox.turnedClockwise).
+            let top = layout.lines[0].top
+            let right = spine.x + spine.width / 2 + (ink.y - top) + ink.height / 2
+            var box = ctx.textBox(layout, x: right - layout.height, y: spine.y + spine.height / 2 - ink.x - ink.width / 2,
+                                  width: layout.height, color: book.tokens.palette.background)
+            box.frame.height = ink.x + ink.width
+            box.turnedClockwise = true
+            return box
+        }
+        return nil
+    }
+
+    /// Smaller spine text does not print legibly.
+    static let minimumSpineTextSize = 3.0
+}
+
+private extension Color {
+    /// The opaque colour this one shows when laid over `backdrop`.
+    func over(_ backdrop: Color) -> Color {
+        guard alpha < 1 else { return self }
+        func mix(_ a: Double, _ b: Double) -> Double { a * alpha + b * (1 - alpha) }
+        return Color(red: mix(red, backdrop.red), green: mix(green, backdrop.green), blue: mix(blue, backdrop.blue), alpha: 1)
     }
 }

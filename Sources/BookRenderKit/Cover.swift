@@ -1,18 +1,21 @@
 import Foundation
 import BookBase
+import BookConfig
 import BookLayout
 import BookRender
+import BookResolve
 
 public struct CoverOptions: Sendable {
     public var pdf: URL
-    /// A print profile with a spine rule (`kdp`, `lulu`); the document's own profile when nil.
+    /// A print profile with a spine rule (`kdp`, `lulu`, `ingramspark`); the document's own profile when nil.
     public var profile: String?
     /// white, cream or color: the paper sets the spine width per page.
     public var paper: String
     /// Also the sheet as a PNG in this folder, at `dpi`.
     public var png: URL?
     public var dpi: Double
-    /// Replace outputs that are read-only files.
+    /// Replace outputs that are read-only files, and write the cover even when preflight finds
+    /// errors in it (as `ExportOptions.force`).
     public var force: Bool
 
     public init(pdf: URL, profile: String? = nil, paper: String = "white", png: URL? = nil, dpi: Double = 72, force: Bool = false) {
@@ -32,6 +35,9 @@ public struct CoverReport: Sendable, Codable {
     public var paper: String
     /// False when the spine is too thin for its title.
     public var spineText: Bool
+    /// What preflight found on the sheet (pictures below the printer's resolution, text outside
+    /// the safe area …); with errors the cover is written only under `force`.
+    public var findings: [Diagnostic] = []
 }
 
 extension BookDocument {
@@ -46,7 +52,7 @@ extension BookDocument {
         }
         let document = options.profile.map { name in with { $0.profile = name } } ?? self
         guard document.settings.profile != nil else {
-            throw BookRenderError(.invalidOptions, "a cover needs a print profile with a spine rule (kdp or lulu)")
+            throw BookRenderError(.invalidOptions, "a cover needs a print profile with a spine rule (kdp, lulu or ingramspark)")
         }
         var paths = OutputPaths()
         if let file { paths.input(URL(fileURLWithPath: file), as: "the book") }
@@ -54,21 +60,51 @@ extension BookDocument {
         if let png = options.png { paths.pageSet(in: png, showing: { $0 == 1 }) }
         try paths.verify(replacingReadOnly: options.force)
         let (resolved, resources) = try document.resolveWithResources()
+        for asset in resolved.allAssets { if let url = asset.file { paths.input(url, as: asset.origin) } }
+        try paths.verify(replacingReadOnly: options.force)
+        try document.checkPictureData(resolved, threads: settings.workers, only: \.passesThroughToPDF)
         return try BookRenderError.wrap {
-            let typesetter = try document.typesetter(resolved, resources)
-            // The spine depends on the interior as the printer will receive it, padding included.
-            let interior = BookLayouter(typesetter: typesetter, textThreads: settings.workers).layout(resolved)
-            let (tree, info) = try CoverSpread.layout(resolved, interiorPages: interior.pages.count, paper: options.paper,
-                                                      typesetter: typesetter)
+            let (tree, info, findings) = try document.coverSheet(resolved, resources, paper: options.paper)
+            let errors = findings.errors
+            if let profile = resolved.profile, !errors.isEmpty, !options.force {
+                throw BookRenderError(.preflightFailed,
+                    "preflight found \(errors.count) error(s) in the cover for \(profile.name); fix them, or pass --force to write the cover anyway",
+                    diagnostics: errors.map(Diagnostic.init))
+            }
             try AtomicOutput.makeFolder(options.pdf.deletingLastPathComponent())
-            try PrintPDF.write(tree, to: options.pdf)
+            try PrintPDF.write(tree, to: options.pdf, profile: resolved.profile, threads: settings.workers)
             var pngFiles: [URL] = []
             if let png = options.png {
                 pngFiles = try PageSetOutput.write(into: png, pages: [1]) { staging in try PNGPageWriter(dpi: options.dpi).write(tree, to: staging) }
             }
             return CoverReport(pdf: options.pdf.path, pngFiles: pngFiles.map(\.path), sheetWidthInches: info.sheetInches.width,
                                sheetHeightInches: info.sheetInches.height, spineInches: info.spineInches,
-                               interiorPages: info.interiorPages, paper: options.paper, spineText: info.spineText)
+                               interiorPages: info.interiorPages, paper: options.paper, spineText: info.spineText,
+                               findings: findings.map(Diagnostic.init))
         }
+    }
+
+    /// Checks the printed cover sheet for `profile` as `cover` lays it out, without writing it:
+    /// picture resolution, text outside the safe area, pictures that stop at the trim,
+    /// placeholders. Page 1 is the sheet.
+    public func preflightCover(profile: String, paper: String = "white") throws(BookRenderError) -> PreflightReport {
+        let document = with { $0.profile = profile }
+        let (resolved, resources) = try document.resolveWithResources()
+        return try BookRenderError.wrap {
+            let findings = try document.coverSheet(resolved, resources, paper: paper).findings
+            return PreflightReport(profile: profile, input: file ?? resolved.book.title, findings: findings.map(Diagnostic.init))
+        }
+    }
+
+    /// The sheet laid out for the resolved profile, and what preflight finds on it.
+    func coverSheet(_ resolved: ResolvedBook, _ resources: ResourceLocator, paper: String) throws
+        -> (tree: PageTree, info: CoverSpread.Info, findings: [PreflightFinding]) {
+        let typesetter = try typesetter(resolved, resources)
+        // The spine depends on the interior as the printer will receive it, padding included.
+        let interior = BookLayouter(typesetter: typesetter, textThreads: settings.workers).layout(resolved)
+        let (tree, info) = try CoverSpread.layout(resolved, interiorPages: interior.pages.count, paper: paper, typesetter: typesetter)
+        // The page count and the trim are the interior's findings, not the sheet's.
+        let findings = resolved.profile.map { PageTreePreflight.pages(tree, profile: $0) } ?? []
+        return (tree, info, findings)
     }
 }

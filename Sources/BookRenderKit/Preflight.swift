@@ -52,11 +52,14 @@ extension BookDocument {
 public enum PDFCheck {
     /// Checks a finished PDF against `profile` with poppler's tools and Ghostscript: page count,
     /// boxes, text ink within the safety distance, fonts embedded, picture resolution, file size.
-    public static func preflight(_ pdf: URL, profile: String, settings: RenderSettings = RenderSettings()) throws(BookRenderError) -> PreflightReport {
+    /// A `coverSheet` is one page as wide as back, spine and front, so the interior's page-count
+    /// and trim rules are left out.
+    public static func preflight(_ pdf: URL, profile: String, coverSheet: Bool = false,
+                                 settings: RenderSettings = RenderSettings()) throws(BookRenderError) -> PreflightReport {
         try BookRenderError.wrap {
             let printProfile = try PrintProfile.load(named: profile, from: try settings.resources().profiles)
-            return PreflightReport(profile: profile, input: pdf.path,
-                                   findings: try PDFPreflight.check(pdf, profile: printProfile).map(Diagnostic.init))
+            let findings = try PDFPreflight.check(pdf, profile: printProfile).filter { !coverSheet || ($0.check != .pageCount && $0.check != .trimSize) }
+            return PreflightReport(profile: profile, input: pdf.path, findings: findings.map(Diagnostic.init))
         }
     }
 }

@@ -16,7 +16,7 @@ struct Cover: ParsableCommand {
     @Option(name: .long, help: "Print profile with a spine rule, such as kdp; one without says so.")
     var profile: String
 
-    @Option(name: .long, help: "Paper: white, cream or color (sets the spine width per page).")
+    @Option(name: .long, help: "Paper: white, cream or color, or another the profile's spine rule names (sets the spine width per page).")
     var paper: String = "white"
 
     @Option(name: .long, help: "Also write the sheet as a PNG into this folder.")
@@ -30,7 +30,7 @@ struct Cover: ParsableCommand {
 
     @OptionGroup(title: "Limits") var limits: LimitFlags
 
-    @Flag(name: .long, help: "Replace a cover PDF or PNG that is a read-only file.")
+    @Flag(name: .long, help: "Replace a cover PDF or PNG that is a read-only file; write the cover even when preflight finds errors in it.")
     var force = false
 
     func validate() throws {
@@ -43,6 +43,7 @@ struct Cover: ParsableCommand {
             let document = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(theme: theme, profile: profile, limits: limits.limits))
             let r = try document.cover(CoverOptions(pdf: URL(fileURLWithPath: output), paper: paper,
                                                     png: png.map { URL(fileURLWithPath: $0) }, dpi: dpi, force: force))
+            for finding in r.findings { Console.error("preflight \(finding)") }
             Console.error(String(format: "wrote %@: %.3f × %.3f in sheet, spine %.4f in for %d interior pages on %@ paper%@",
                                  output, r.sheetWidthInches, r.sheetHeightInches, r.spineInches, r.interiorPages,
                                  paper, r.spineText ? ", with spine text" : ", too thin for spine text"))

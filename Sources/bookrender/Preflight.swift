@@ -17,14 +17,21 @@ struct Preflight: ParsableCommand {
     @Flag(name: .long, help: "Print the findings as JSON.")
     var json = false
 
+    @Flag(name: .long, help: "Check the printed cover sheet: for a book, as `bookrender cover` lays it out; for a PDF, a one-page cover (no page-count rule).")
+    var cover = false
+
+    @Option(name: .long, help: "With --cover and a book: the paper, which sets the spine width.")
+    var paper: String = "white"
+
     func run() throws {
         let report: PreflightReport
         do throws(BookRenderError) {
             let url = URL(fileURLWithPath: input)
             if input.lowercased().hasSuffix(".pdf") {
-                report = try PDFCheck.preflight(url, profile: profile)
+                report = try PDFCheck.preflight(url, profile: profile, coverSheet: cover)
             } else {
-                report = try BookDocument.open(url, settings: RenderSettings(profile: profile)).preflight(profile: profile)
+                let document = try BookDocument.open(url, settings: RenderSettings(profile: profile))
+                report = cover ? try document.preflightCover(profile: profile, paper: paper) : try document.preflight(profile: profile)
             }
         } catch {
             throw Exit.fail(error)
