@@ -87,7 +87,11 @@ class BlackToGray : public QPDFObjectHandle::TokenFilter {
     }
 
     void flush(std::string const &before = "") {
-        if (!before.empty()) write(before.data(), before.size());
+        if (!before.empty()) {
+            // Apart from the operator before it, which a token filter writes with no space after.
+            std::string const separated = " " + before;
+            write(separated.data(), separated.size());
+        }
         for (auto const &t : pending) writeToken(t);
         pending.clear();
     }
