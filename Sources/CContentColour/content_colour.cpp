@@ -123,8 +123,20 @@ class BlackToGray : public QPDFObjectHandle::TokenFilter {
         return "";
     }
 
+    static bool buildsPath(std::string const &op) {
+        return op == "m" || op == "l" || op == "c" || op == "v" || op == "y" || op == "h" || op == "re" || op == "W" ||
+               op == "W*";
+    }
+
     void operation(Token const &token) {
         std::string const op = token.getValue();
+        if (buildsPath(op)) {
+            // No colour may be set inside a path object: the whole path waits for its painting
+            // operator, and a colour it needs goes before the path.
+            numbers.clear();
+            pending.push_back(token);
+            return;
+        }
         std::string before;
         bool const thin = state.lineWidth * state.scale <= rule.max_line_width;
         if (op == "q") {
@@ -160,7 +172,7 @@ class BlackToGray : public QPDFObjectHandle::TokenFilter {
             before = use(state.stroke, thin && black(state.stroke), "G", "RG");
         } else if (op == "B" || op == "B*" || op == "b" || op == "b*") {
             before = use(state.fill, false, "g", "rg") + use(state.stroke, thin && black(state.stroke), "G", "RG");
-        } else if (op == "f" || op == "F" || op == "f*" || op == "Do" || op == "BI" || op == "sh") {
+        } else if (op == "f" || op == "F" || op == "f*" || op == "n" || op == "Do" || op == "BI" || op == "sh") {
             // Areas, pictures and forms (which inherit the colour) get the colour as it was set.
             before = use(state.fill, false, "g", "rg") + use(state.stroke, false, "G", "RG");
         }
