@@ -31,6 +31,8 @@ let package = Package(
         // qpdf's C API (libqpdf-dev): the finishing step writes what cairo cannot (TrimBox/BleedBox,
         // outline, labels).
         .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
+        // What qpdf offers only in C++: content streams filtered token by token (black text set as grey).
+        .target(name: "CContentColour", linkerSettings: [.linkedLibrary("qpdf")]),
         // The program's shaping cache: it defines HarfBuzz's hb_shape and hb_buffer_add_utf8 for the
         // whole process, so only the executable may depend on it (see include/shape_cache.h).
         .target(
@@ -44,7 +46,7 @@ let package = Package(
         .target(name: "BookConfig", dependencies: ["BookModel"]),
         .target(name: "BookResolve", dependencies: ["BookBase", "BookModel", "BookConfig", "CShim"]),
         .target(name: "BookLayout", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
-        .target(name: "BookRender", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF"]),
+        .target(name: "BookRender", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF", "CContentColour"]),
         .target(name: "BookCompare", dependencies: ["BookBase", "CShim", "CGraphics"]),
         // The optional generation step: providers, prompts, queue, cache, journal.
         .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CGraphics",
@@ -77,5 +79,6 @@ let package = Package(
         .testTarget(name: "BookIllustrateTests", dependencies: ["BookBase", "BookIllustrate", "BookModel", "BookResolve", "BookTestSupport"]),
         .testTarget(name: "BookBatchTests", dependencies: ["BookRenderKit", "BookTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["BookRenderKit", "BookTestSupport", "BookConfig"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

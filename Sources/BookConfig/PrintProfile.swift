@@ -27,6 +27,9 @@ public struct PrintProfile: Codable, Sendable, Equatable {
     public var pdfx: String?
     /// Total area coverage limit in percent (CMYK only).
     public var maxInk: Double?
+    /// false: the printer takes no transparency (groups, soft masks, alpha), so pages are drawn
+    /// without and what is left is flattened. Absent: allowed.
+    public var transparency: Bool?
     public var bookmarks: Bool
     public var pageLabels: Bool
     public var facingPages: Bool
@@ -103,6 +106,7 @@ public struct PrintProfile: Codable, Sendable, Equatable {
     }
 
     public var isCMYK: Bool { colour == "cmyk" }
+    public var allowsTransparency: Bool { transparency ?? true }
     public var hasBleed: Bool { [bleed.top, bleed.bottom, bleed.inner, bleed.outer].contains { $0.points > 0 } }
 
     /// The gutter the printer needs for `pages` interior pages (nil: no rule, or outside the table).

@@ -4,6 +4,21 @@ import BookResolve
 /// What a print profile adds around the pages: blank pages to the printer's multiple, and for a
 /// proof, crop marks, registration marks and a slug line, all outside the trim and the bleed.
 enum PrintMarks {
+    /// How far a registration mark's cross reaches from its centre, as `PageDrawer` draws it.
+    static func registrationReach(radius: Double) -> Double { 1.5 * radius }
+
+    /// Where the slug line goes: below the bottom bleed, between the crop marks at the trim edges,
+    /// at least `2 × gap` clear of each and of the bottom registration mark, so its ink never
+    /// touches a mark the printer lines the sheet up by. With a registration mark there are two
+    /// slots, one each side of it.
+    static func slugSlots(width w: Double, top y: Double, crop: Bool, gap: Double, registrationReach: Double?) -> [Rect] {
+        let clearance = crop ? 2 * gap : 0
+        let (left, right) = (clearance, w - clearance)
+        func slot(_ from: Double, _ to: Double) -> Rect { Rect(x: from, y: y, width: max(0, to - from), height: 0) }
+        guard let reach = registrationReach else { return [slot(left, right)] }
+        return [slot(left, w / 2 - reach - 2 * gap), slot(w / 2 + reach + 2 * gap, right)]
+    }
+
     static func pad(to multiple: Int, _ ctx: LayoutContext) {
         guard multiple > 1 else { return }
         let missing = (multiple - ctx.pages.count % multiple) % multiple
@@ -36,21 +51,26 @@ enum PrintMarks {
                     items.append(.rule(Rule(from: (bleed.maxX + gap, y), to: (bleed.maxX + gap + length, y), width: 0.25, color: registrationBlack)))
                 }
             }
+            let registrationRadius = min(8, m.margin.points / 4)
             if m.registration {
-                let r = min(8, m.margin.points / 4)
                 let out = gap + m.margin.points / 2
                 for c in [(w / 2, bleed.y - out), (w / 2, bleed.maxY + out), (bleed.x - out, h / 2), (bleed.maxX + out, h / 2)] {
-                    items.append(.registration(RegistrationMark(center: c, radius: r, color: registrationBlack)))
+                    items.append(.registration(RegistrationMark(center: c, radius: registrationRadius, color: registrationBlack)))
                 }
             }
             if m.slug {
                 let date = String((ctx.book.book.created ?? "2000-01-01").prefix(10))
-                let line = "\(ctx.book.book.title) · page \(number) of \(ctx.pages.count) · \(date) · \(profile.name)"
-                let layout = ctx.setText(line, role: ctx.tokens.typography.pageNumber, width: w * 0.6, alignment: .start)
-                // Below the bottom marks' reach, left of the bottom registration mark.
-                let y = bleed.maxY + gap + 2
-                items.append(.text(TextBox(layout: layout, lines: 0..<min(1, layout.lines.count),
-                                           frame: Rect(x: 0, y: y, width: w * 0.6, height: layout.height), color: registrationBlack)))
+                let book = "\(ctx.book.book.title) · page \(number) of \(ctx.pages.count)", run = "\(date) · \(profile.name)"
+                let slots = slugSlots(width: w, top: bleed.maxY + gap + 2, crop: m.crop, gap: gap,
+                                      registrationReach: m.registration ? registrationReach(radius: registrationRadius) : nil)
+                let parts = slots.count == 1 ? [(book + " · " + run, TextAlignment.start)] : [(book, .start), (run, .end)]
+                for (slot, (text, alignment)) in zip(slots, parts) {
+                    // One line: what does not fit its slot is left out rather than run into a mark.
+                    let layout = ctx.setText(text, role: ctx.tokens.typography.pageNumber, width: slot.width, alignment: alignment)
+                    items.append(.text(TextBox(layout: layout, lines: 0..<min(1, layout.lines.count),
+                                               frame: Rect(x: slot.x, y: slot.y, width: slot.width, height: layout.height),
+                                               color: registrationBlack)))
+                }
             }
             ctx.pages[i].items += items
         }

@@ -36,17 +36,33 @@ enum CairoPaths {
 
     /// A soft shadow without a blur filter (cairo has none): stacked translucent rounded rects that
     /// grow by the shadow radius, so the edge fades out over `radius` points.
-    static func shadow(_ cr: OpaquePointer, under r: Rect, cornerRadius: Double, shadow: Shadow) {
+    ///
+    /// With `over`, each step is painted opaque in the colour the translucent steps would have
+    /// made over that flat backdrop so far: the steps nest, so the result is the same without
+    /// transparency.
+    static func shadow(_ cr: OpaquePointer, under r: Rect, cornerRadius: Double, shadow: Shadow, over backdrop: Color? = nil) {
         guard shadow.opacity > 0, shadow.radius > 0 else { return }
         let steps = 8
+        let alpha = shadow.opacity / Double(steps)
         cairo_save(cr)
         for i in 0..<steps {
             let grow = shadow.radius * (1 - Double(i) / Double(steps)) / 2
             let rect = Rect(x: r.x - grow, y: r.y + shadow.y - grow, width: r.width + 2 * grow, height: r.height + 2 * grow)
             roundedRect(cr, rect, radius: cornerRadius + grow)
-            cairo_set_source_rgba(cr, 0, 0, 0, shadow.opacity / Double(steps))
+            if let backdrop {
+                let kept = pow(1 - alpha, Double(i + 1))
+                cairo_set_source_rgb(cr, backdrop.red * kept, backdrop.green * kept, backdrop.blue * kept)
+            } else {
+                cairo_set_source_rgba(cr, 0, 0, 0, alpha)
+            }
             cairo_fill(cr)
         }
         cairo_restore(cr)
+    }
+
+    /// Where `shadow` may paint around `r`.
+    static func shadowExtent(under r: Rect, shadow: Shadow) -> Rect {
+        let grow = shadow.radius / 2
+        return Rect(x: r.x - grow, y: r.y + shadow.y - grow, width: r.width + 2 * grow, height: r.height + 2 * grow)
     }
 }

@@ -8,10 +8,10 @@ import BookLayout
 /// PDF surface and the PNG image surface; only the surface and the image sources differ.
 final class PageDrawer {
     private let images: ImageSources
-    /// Draw without transparency (CMYK print): translucent fills mixed with the paper, no shadows,
-    /// cut-outs composited onto the paper first.
+    /// Draw without transparency (print profiles that take none): translucent fills, shadows and
+    /// cut-outs mixed with what is under them when that is one flat colour (`PageBackdrop`).
     private let opaque: Bool
-    private var paper = Color.white
+    private var backdrop = PageBackdrop()
     /// How text is drawn. Glyph runs (see `TextLayout.glyphLines`) are the same glyphs at the same
     /// positions as Pango's drawing (and, on a PDF, the same text behind them), drawn by cairo
     /// alone, so on any thread, whichever thread laid the text out.
@@ -31,8 +31,9 @@ final class PageDrawer {
     }
 
     func draw(_ page: PageNode, on cr: OpaquePointer) throws {
-        if case .fill(let background)? = page.items.first { paper = background.color }
+        backdrop = PageBackdrop()
         for item in page.items {
+            defer { if case .fill = item {} else { backdrop.add(PageBackdrop.extent(of: item)) } }
             switch item {
             case .fill(let f): fill(f, cr)
             case .image(let box):
@@ -57,22 +58,33 @@ final class PageDrawer {
     }
 
     private func fill(_ f: Fill, _ cr: OpaquePointer) {
-        if let s = f.shadow, !opaque { CairoPaths.shadow(cr, under: f.rect, cornerRadius: f.cornerRadius, shadow: s) }
+        if let s = f.shadow { shadow(s, under: f.rect, cornerRadius: f.cornerRadius, cr) }
         CairoPaths.roundedRect(cr, f.rect, radius: f.cornerRadius)
-        CairoPaths.setColor(cr, f.color, over: opaque ? paper : nil)
+        let under = opaque && f.color.alpha < 1 ? backdrop.color(under: f.rect) : nil
+        CairoPaths.setColor(cr, f.color, over: under)
         cairo_fill(cr)
+        let painted = under.map { $0.mixed(with: f.color.withAlpha(1), f.color.alpha) } ?? f.color
+        backdrop.add(f.rect, flat: f.cornerRadius == 0 ? painted : nil)
+    }
+
+    private func shadow(_ s: Shadow, under rect: Rect, cornerRadius: Double, _ cr: OpaquePointer) {
+        let extent = CairoPaths.shadowExtent(under: rect, shadow: s)
+        CairoPaths.shadow(cr, under: rect, cornerRadius: cornerRadius, shadow: s,
+                          over: opaque ? backdrop.color(under: extent) : nil)
+        backdrop.add(extent)
     }
 
     private func image(_ box: ImageBox, _ cr: OpaquePointer) throws {
+        // First, so a cut-out's backdrop is known to include it.
+        if let s = box.shadow { shadow(s, under: box.clip, cornerRadius: box.cornerRadius, cr) }
         var src = try images.surface(for: box)
         var composited: OpaquePointer?
         defer { if let composited { cairo_surface_destroy(composited) } }
-        if opaque && box.asset.info.hasAlpha {
-            composited = Self.flatten(src.surface, onto: paper)
+        if opaque && box.asset.info.hasAlpha, let under = backdrop.color(under: box.clip) {
+            composited = Self.flatten(src.surface, onto: under)
             src = ImageSurface(surface: composited!, pixelWidth: src.pixelWidth, pixelHeight: src.pixelHeight,
                                storedWidth: src.storedWidth, storedHeight: src.storedHeight)
         }
-        if let s = box.shadow, !opaque { CairoPaths.shadow(cr, under: box.clip, cornerRadius: box.cornerRadius, shadow: s) }
         cairo_save(cr)
         defer { cairo_restore(cr) }
         CairoPaths.roundedRect(cr, box.clip, radius: box.cornerRadius)

@@ -12,11 +12,14 @@ public enum PrintPDF {
     public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, profile: PrintProfile? = nil,
                              threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         let plan = finishingPlan(tree, pages: pages, profile: profile)
+        // Without transparency where the printer takes none: translucent paint mixed with the
+        // paper as it is drawn, and what is left (colour emoji) flattened when finishing.
+        let opaque = profile.map { !$0.allowsTransparency || $0.isCMYK } ?? false
         guard let profile, profile.isCMYK else {
             // Drawn and finished in the same temporary file: the pictures are written once.
             try AtomicOutput.write(to: url) { tmp in
-                let digest = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: false, for: url, threads: threads)
-                try PDFFinisher.finishInPlace(tmp, as: url, plan: plan, contentDigest: digest)
+                let digest = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: opaque, for: url, threads: threads)
+                try PDFFinisher.finishDrawn(tmp, as: url, plan: plan, contentDigest: digest)
             }
             return
         }
@@ -73,6 +76,7 @@ public enum PrintPDF {
                 : [.init(startPageIndex: 0, style: .decimal, firstNumber: first)]
         }
         if profile.facingPages { plan.pageLayout = .twoPageRight }
+        plan.transparency = profile.allowsTransparency
         return plan
     }
 }

@@ -25,6 +25,8 @@ public enum CMYKConverter {
         /// Flate instead of JPEG for every converted image: bigger files, but no JPEG ringing that
         /// could push a pixel over the ink limit, and no second generation of JPEG loss.
         public var losslessImages: Bool
+        /// Which text and rules print in black ink alone (nil: all colours converted alike).
+        public var blackText: BlackText.Rule? = .standard
         /// The Ghostscript executable: a path, or a name looked up on PATH.
         public var ghostscript: String
         /// Ghostscript's own profile folder (default_rgb.icc, default_gray.icc…), copied for the run.
@@ -84,8 +86,13 @@ public enum CMYKConverter {
         let definition = work.appendingPathComponent("pdfx-def.ps")
         try writeScratch(Data(pdfxDefinition(profile: profile, options: options).utf8), to: definition)
 
+        var source = input
+        if let rule = options.blackText {
+            source = work.appendingPathComponent("black-text.pdf")
+            try BlackText.setInGray(input, to: source, rule: rule)
+        }
         let converted = work.appendingPathComponent("converted.pdf")
-        try runGhostscript(arguments(input: input, output: converted, profile: profile, definition: definition, options: options),
+        try runGhostscript(arguments(input: source, output: converted, profile: profile, definition: definition, options: options),
                            executable: options.ghostscript, work: work)
         try PDFFinisher.finish(converted, plan: finalPlan, to: output, forPDFX: true)
     }
@@ -207,7 +214,9 @@ public enum CMYKConverter {
         return plan
     }
 
-    private static func runGhostscript(_ arguments: [String], executable: String, work: URL) throws {
+    /// Runs Ghostscript in `work`; `purpose` names the step in its errors.
+    static func runGhostscript(_ arguments: [String], executable: String, work: URL,
+                               purpose: String = "converting to PDF/X-1a") throws {
         let process = Process()
         if executable.contains("/") {
             process.executableURL = URL(fileURLWithPath: executable)
@@ -243,7 +252,7 @@ public enum CMYKConverter {
         }
         // pdfwrite reports PDF/X violations it could not repair as errors but may still exit 0.
         if messages.range(of: #"(?i)\berror\b"#, options: .regularExpression) != nil {
-            throw FinishingError("Ghostscript reported problems converting to PDF/X-1a: \(messages.suffix(2000))")
+            throw FinishingError("Ghostscript reported problems \(purpose): \(messages.suffix(2000))")
         }
     }
 

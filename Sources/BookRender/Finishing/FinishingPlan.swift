@@ -98,6 +98,10 @@ public struct FinishingPlan: Sendable, Equatable {
     public var pageMode: PageMode?
     /// Replaces the catalog's `/OutputIntents` with this one.
     public var outputIntent: OutputIntent?
+    /// false: the file must have no transparency (PDF/X-1a, KDP, Lulu). cairo's page groups go,
+    /// and a page that draws with transparency is flattened into one picture by Ghostscript
+    /// (`TransparencyFlattener`), which only `PDFFinisher.finish` can do, not the in-place update.
+    public var transparency = true
 
     public init(pages: [PageBoxes] = [], info: DocumentInfo = DocumentInfo(), language: String? = nil,
                 outline: [OutlineItem] = [], pageLabels: [PageLabelRange] = [], pageLayout: PageLayout? = nil,

@@ -16,8 +16,18 @@ public enum PDFFinisher {
 
     /// `forPDFX`: writes no object streams, which PDF 1.3 (PDF/X-1a) does not have.
     static func finish(_ input: URL, plan: FinishingPlan, to output: URL, forPDFX: Bool) throws {
-        let doc = try QPDFDocument(reading: input)
+        guard !plan.transparency else { return try finish(input, reading: input, plan: plan, to: output, forPDFX: forPDFX) }
+        try TemporaryFiles.withScratchFolder("flatten") { work in
+            let flattened = try TransparencyFlattener.flatten(input, work: work)
+            try finish(input, reading: flattened, plan: plan, to: output, forPDFX: forPDFX)
+        }
+    }
+
+    /// `source`: the file to read, `input` with its transparency flattened or `input` itself.
+    private static func finish(_ input: URL, reading source: URL, plan: FinishingPlan, to output: URL, forPDFX: Bool) throws {
+        let doc = try QPDFDocument(reading: source)
         try apply(plan, to: doc, input: input)
+        if !plan.transparency { try TransparencyFlattener.removePageGroups(doc) }
         if forPDFX { try removeInterpolation(doc) }
 
         // Without this qpdf would keep the first half of an existing (clock-based) ID.
@@ -26,6 +36,16 @@ public enum PDFFinisher {
         var options = QPDFDocument.WriteOptions()
         if forPDFX { options.objectStreams = qpdf_o_disable }
         try AtomicOutput.write(to: output) { tmp in try doc.write(to: tmp, naming: output, options: options) }
+    }
+
+    /// Finishes a PDF cairo just drew into `file`: in place when it can, rewritten whole when
+    /// pages must be flattened (a profile without transparency, a page that still has some).
+    static func finishDrawn(_ file: URL, as target: URL, plan: FinishingPlan, contentDigest: String) throws {
+        if !plan.transparency, try TransparencyFlattener.needsFlattening(file) {
+            try finish(file, plan: plan, to: file)
+        } else {
+            try finishInPlace(file, as: target, plan: plan, contentDigest: contentDigest)
+        }
     }
 
     /// Appends the finishing to `file` itself. `contentDigest` stands for the content already in
@@ -39,6 +59,13 @@ public enum PDFFinisher {
         do {
             let doc = try QPDFDocument(reading: file, mapping: true)
             try apply(plan, to: doc, input: file)
+            if !plan.transparency {
+                // A flattened page brings new streams, which an update in place cannot write.
+                guard try PageTransparency.pages(in: doc).isEmpty else {
+                    throw FinishingError("\(file.path) has pages with transparency to flatten; they need a whole rewrite (finish)")
+                }
+                try TransparencyFlattener.removePageGroups(doc)
+            }
             update = try IncrementalUpdate(doc)
         }
         try update.append(to: file, naming: target, contentDigest: contentDigest)

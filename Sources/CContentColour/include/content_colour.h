@@ -1,0 +1,38 @@
+#ifndef BOOKRENDER_CONTENT_COLOUR_H
+#define BOOKRENDER_CONTENT_COLOUR_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Which colours count as black for text and thin strokes.
+typedef struct {
+    /// Largest RGB component (0…1) a black may have.
+    double max_level;
+    /// Largest difference between its RGB components: how far from neutral it may be.
+    double max_spread;
+    /// Strokes at most this wide (in default user space units, after the CTM) count as thin.
+    double max_line_width;
+} content_black_rule;
+
+/// Copies the PDF at `input` to `output` with every DeviceRGB fill colour that text is shown in,
+/// and every stroke colour of a thin stroke, that `rule` counts as black set as DeviceGray 0 (and
+/// DeviceGray 0 for the stroke) instead, in page contents and in the form XObjects they use. Fills
+/// of paths, images and everything else keep their colours. The output gets a deterministic /ID.
+/// Returns 0, or 1 with a message in `error` (always NUL-terminated when `error_size` > 0).
+int content_black_to_gray(const char *input, const char *output, content_black_rule rule,
+                          char *error, size_t error_size);
+
+/// Copies the PDF at `input` to `output` with page `pages[k]` (from 0) drawn as page k of
+/// `replacement`: its contents and resources, the page object and its other keys kept, its
+/// `/Group` removed. The output gets a deterministic /ID. Returns 0, or 1 with a message in `error`.
+int content_replace_pages(const char *input, const char *replacement, const int *pages, size_t count,
+                          const char *output, char *error, size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
