@@ -9,7 +9,7 @@ public struct PrintRaster: Sendable {
     public var pixels: [UInt8]
     public var dpi: Double
 
-    public subscript(x: Int, y: Int, channel: Int) -> UInt8 { pixels[(y * width + x) * channels + channel] }
+    public subscript(x x: Int, y y: Int, channel channel: Int) -> UInt8 { pixels[(y * width + x) * channels + channel] }
 
     /// Every page of `pdf`, text only (`-dFILTERIMAGE -dFILTERVECTOR` leave out pictures and
     /// vector fills), as grey (`pgmraw`) or CMYK (`pam`), the MediaBox at `dpi`.
