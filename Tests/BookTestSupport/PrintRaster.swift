@@ -1,4 +1,5 @@
 import Foundation
+import BookRender
 
 /// Pages rendered by Ghostscript into plain bytes, for measuring ink with a rasterizer that is not ours.
 public struct PrintRaster: Sendable {
@@ -115,5 +116,41 @@ public struct PDFWord: Sendable, CustomStringConvertible {
             words.append(PDFWord(page: page, text: text, xMin: attr("xMin"), yMin: attr("yMin"), xMax: attr("xMax"), yMax: attr("yMax")))
         }
         return words
+    }
+}
+
+/// The printers' published numbers, kept apart from our profiles so that the tests check the
+/// profiles against the printers and not against themselves.
+public enum PrinterRules {
+    /// Everything printed stays this far inside the trim (inches): KDP's paperback guidelines
+    /// (0.375 in top, bottom and outside with bleed; the gutter is at least that up to 150 pages),
+    /// Lulu's book creation guide and IngramSpark's file creation guide (0.5 in).
+    public static let interiorSafety: [String: Double] = ["kdp": 0.375, "lulu": 0.5, "ingramspark": 0.5]
+
+    /// Pages whose text ink (Ghostscript drawing the text alone at `dpi`) reaches outside the trim
+    /// less `safety` inches, each described with the words `pdftotext -bbox` finds near the edge;
+    /// and how many pages carry any text at all.
+    public static func textOutsideSafeZone(_ pdf: URL, safety: Double, dpi: Int = 100) throws -> (problems: [String], inkedPages: Int) {
+        let boxes = try PDFReaders.boxes(pdf)
+        let rasters = try PrintRaster.textOnly(pdf, dpi: dpi, cmyk: false)
+        guard rasters.count == boxes.count else { return (["Ghostscript drew \(rasters.count) pages, pdfinfo lists \(boxes.count)"], 0) }
+        let words = try PDFWord.all(pdf)
+        let s = safety * 72, slack = 72 / Double(dpi)
+        var problems: [String] = [], inked = 0
+        for (i, (raster, b)) in zip(rasters, boxes).enumerated() {
+            let n = i + 1
+            guard let m = b["MediaBox"], let t = b["TrimBox"] else { problems.append("page \(n): no TrimBox"); continue }
+            guard let ink = raster.inkBounds() else { continue }
+            inked += 1
+            // The safe rectangle, from the media box's top left as the rasters and pdftotext measure.
+            let x0 = t.llx - m.llx + s, y0 = m.ury - t.ury + s, x1 = t.urx - m.llx - s, y1 = m.ury - t.lly - s
+            if ink.minX < x0 - slack || ink.minY < y0 - slack || ink.maxX > x1 + slack || ink.maxY > y1 + slack {
+                let near = words.filter { $0.page == n && ($0.xMin < x0 || $0.yMin < y0 || $0.xMax > x1 || $0.yMax > y1) }
+                let gaps = String(format: "left %.3f, top %.3f, right %.3f, bottom %.3f in", (ink.minX - x0 + s) / 72, (ink.minY - y0 + s) / 72,
+                                  (x1 + s - ink.maxX) / 72, (y1 + s - ink.maxY) / 72)
+                problems.append("page \(n): text ink from the trim: \(gaps), under \(safety) in; words near the edge: \(near.map(\.description))")
+            }
+        }
+        return (problems, inked)
     }
 }

@@ -153,6 +153,12 @@ import BookRenderKit
         if e.compliant {
             #expect(r.status == 0 && report.passed,
                     "\(folder): the exported PDF must pass preflight --profile \(e.profile) (exit \(r.status)); found \(listing(report.findings))")
+            // And by the printer's own number, measured by Ghostscript rather than by our preflight.
+            if (e.command ?? "export") == "export", let safety = PrinterRules.interiorSafety[e.profile] {
+                let (problems, inked) = try PrinterRules.textOutsideSafeZone(out, safety: safety)
+                #expect(problems.isEmpty, "\(folder): text outside \(e.profile)'s safe zone: \(problems)")
+                #expect(inked > 0, "\(folder): Ghostscript drew no text")
+            }
         } else {
             // The PDF may judge severity on its own terms (it cannot see the book); kind and page must agree.
             for expected in e.findings {
