@@ -9,7 +9,7 @@ import BookRenderKit
 /// our profiles' copies of them.
 ///
 /// The samples are shorter than the printers' minimum page counts (and the storybook keeps one page
-/// without its picture), so they are exported with `--force`; `forcedOnlyPast` checks that nothing
+/// without its picture), so they are exported with `--force`; `forcedOnlyPastKnownErrors` checks that nothing
 /// else was forced past.
 @Suite struct PrintProfileThirdPartyTests {
     static let printers = ["kdp", "lulu", "ingramspark"]
@@ -62,7 +62,7 @@ import BookRenderKit
 
     /// --force writes past the samples' page count and missing picture, and past nothing else.
     @Test(arguments: cases)
-    func forcedOnlyPastTheSamplesKnownErrors(_ sample: String, _ printer: String) throws {
+    func forcedOnlyPastKnownErrors(_ sample: String, _ printer: String) throws {
         let book = Repository.samples.appendingPathComponent("\(sample)/book.json").path
         let r = try run(try Repository.binary.path, ["preflight", book, "--profile", printer, "--json"])
         let report = try JSONDecoder().decode(PreflightReport.self, from: r.stdoutData)
