@@ -38,6 +38,16 @@ import BookRenderKit
         private var done: [String: Result<(URL, String), ToolError>] = [:]
         private var folder: URL?
 
+        /// The exports are shared by the whole run, so they are removed when the process ends.
+        private init() {
+            atexit { Exports.shared.removeFolder() }
+        }
+
+        private func removeFolder() {
+            lock.lock(); defer { lock.unlock() }
+            if let folder { try? FileManager.default.removeItem(at: folder) }
+        }
+
         func pdf(_ sample: String, _ printer: String, _ part: Part) throws -> (url: URL, stderr: String) {
             lock.lock(); defer { lock.unlock() }
             let key = "\(sample)-\(printer)-\(part.rawValue)"
