@@ -26,6 +26,14 @@ CONVERT=(convert)
 STRIP=(-strip +set date:create +set date:modify +set date:timestamp)
 PNGSTRIP=(-define png:exclude-chunks=date,time)
 
+# Every drawing is made on a fixed grid of coordinates (the figures below) and drawn SCALE/100
+# times larger, so a picture can be made as large as print needs without changing what it shows.
+SCALE=100
+sc() { echo $(( ($1 * SCALE + 50) / 100 )); }                                  # a grid length in pixels
+scf() { awk -v v="$1" -v s="$SCALE" 'BEGIN { printf "%g", v * s / 100 }'; }   # the same, for a fraction
+aff() { printf 'affine %s,0,0,%s,0,0 ' "$(scf 1)" "$(scf 1)"; }               # MVG: draw the grid at SCALE
+mvg() { aff; cat "$1"; }                                                        # an MVG file drawn at SCALE
+
 # ---------------------------------------------------------------- helpers
 
 # A fixed pseudo-random sequence (Numerical Recipes LCG), so "scattered" stars are reproducible.
@@ -144,17 +152,18 @@ flower() {
 
 # glow W H CX CY R COLOUR OPACITY -> GLOWARGS: composite arguments laying a soft disc of COLOUR
 # (sun halo, lamp glow). Only the alpha mask is blurred, so the fringe keeps the colour.
+# The mask is blurred on the grid and then enlarged: as smooth, and far quicker than a blur at SCALE.
 glow() {
-  GLOWARGS=(\( -size "$1x$2" xc:"$6"
+  GLOWARGS=(\( -size "$(sc "$1")x$(sc "$2")" xc:"$6"
     \( -size "$1x$2" xc:black -fill white -draw "circle $3,$4 $3,$(($4 + $5))"
-       -blur "0x$(($5 / 2))" -evaluate multiply "$7" \)
+       -blur "0x$(($5 / 2))" -evaluate multiply "$7" -resize "$(sc "$1")x$(sc "$2")!" \)
     -alpha off -compose CopyOpacity -composite \) -compose Over -composite)
 }
 
 # jpeg IN OUT [extra options…] -> baseline JPEG, quality 80, no metadata
 jpeg() {
   local in=$1 out=$2; shift 2
-  "${CONVERT[@]}" "$in" "${STRIP[@]}" -units PixelsPerInch -density 150 -sampling-factor 2x2 -quality 80 "$@" "$out"
+  "${CONVERT[@]}" "$in" "${STRIP[@]}" -units PixelsPerInch -density "$(sc 150)" -sampling-factor 2x2 -quality 80 "$@" "$out"
 }
 
 # exif_orientation FILE VALUE -> inserts a minimal EXIF APP1 segment (IFD0: Orientation) after SOI
@@ -172,40 +181,46 @@ exif_orientation() {
 
 # sepia_photo IN OUT -> the soft, warm, slightly faded look of an old print
 sepia_photo() {
-  "${CONVERT[@]}" "$1" -blur 0x2.5 -sepia-tone 82% -modulate 104,80 \
+  "${CONVERT[@]}" "$1" -blur "0x$(scf 2.5)" -sepia-tone 82% -modulate 104,80 \
     -fill '#F3E6CC' -colorize 12% \
-    -background '#3A2A1A' -vignette 0x120+0+0 "$2"
+    -background '#3A2A1A' -vignette "0x$(sc 120)+0+0" "$2"
 }
 
-# ---------------------------------------------------------------- storybook (8.25 x 11 in, 150 dpi)
+# ---------------------------------------------------------------- storybook (8.25 x 11 in, 330 ppi)
 
 W=1240 H=1650
 
-# Pip the fox, a cut-out with alpha (the main character's reference image).
-"${CONVERT[@]}" -size 600x800 xc:none \
-  -fill '#E8772E' -draw "ellipse 455,640 115,70 0,360" \
-  -fill '#FFF4E0' -draw "ellipse 545,610 45,38 0,360" \
-  -fill '#E8772E' -draw "ellipse 300,560 150,185 0,360" \
-  -fill '#FFF4E0' -draw "ellipse 300,600 82,125 0,360" \
-  -fill '#5A3A22' -draw "ellipse 235,745 52,30 0,360" -draw "ellipse 365,745 52,30 0,360" \
-  -fill '#E8772E' -draw "polygon 175,250 150,70 280,175" -draw "polygon 425,250 450,70 320,175" \
-  -fill '#5A3A22' -draw "polygon 188,215 170,110 245,178" -draw "polygon 412,215 430,110 355,178" \
-  -fill '#E8772E' -draw "circle 300,300 300,155" \
-  -fill '#FFF4E0' -draw "ellipse 248,360 72,58 0,360" -draw "ellipse 352,360 72,58 0,360" \
-  -fill '#2B2118' -draw "circle 248,292 248,274" -draw "circle 352,292 352,274" \
-  -fill white -draw "circle 254,286 254,280" -draw "circle 358,286 358,280" \
-  -fill '#2B2118' -draw "ellipse 300,345 17,13 0,360" \
-  -fill none -stroke '#2B2118' -strokewidth 5 -draw "path 'M 282,372 Q 300,390 318,372'" -stroke none \
-  -fill '#F2A7A0' -draw "ellipse 210,345 20,12 0,360" -draw "ellipse 390,345 20,12 0,360" \
-  -fill '#3B6EA5' -draw "roundrectangle 180,430 420,480 25,25" -draw "polygon 350,470 400,470 410,560 360,555" \
-  -depth 8 "${STRIP[@]}" "${PNGSTRIP[@]}" PNG32:"$STORY/pip.png"
-FOX="$STORY/pip.png"
+# pip OUT -> Pip the fox at SCALE, a cut-out with alpha (the main character's reference image at 100).
+pip() {
+  "${CONVERT[@]}" -size "$(sc 600)x$(sc 800)" xc:none \
+    -fill '#E8772E' -draw "$(aff)ellipse 455,640 115,70 0,360" \
+    -fill '#FFF4E0' -draw "$(aff)ellipse 545,610 45,38 0,360" \
+    -fill '#E8772E' -draw "$(aff)ellipse 300,560 150,185 0,360" \
+    -fill '#FFF4E0' -draw "$(aff)ellipse 300,600 82,125 0,360" \
+    -fill '#5A3A22' -draw "$(aff)ellipse 235,745 52,30 0,360" -draw "$(aff)ellipse 365,745 52,30 0,360" \
+    -fill '#E8772E' -draw "$(aff)polygon 175,250 150,70 280,175" -draw "$(aff)polygon 425,250 450,70 320,175" \
+    -fill '#5A3A22' -draw "$(aff)polygon 188,215 170,110 245,178" -draw "$(aff)polygon 412,215 430,110 355,178" \
+    -fill '#E8772E' -draw "$(aff)circle 300,300 300,155" \
+    -fill '#FFF4E0' -draw "$(aff)ellipse 248,360 72,58 0,360" -draw "$(aff)ellipse 352,360 72,58 0,360" \
+    -fill '#2B2118' -draw "$(aff)circle 248,292 248,274" -draw "$(aff)circle 352,292 352,274" \
+    -fill white -draw "$(aff)circle 254,286 254,280" -draw "$(aff)circle 358,286 358,280" \
+    -fill '#2B2118' -draw "$(aff)ellipse 300,345 17,13 0,360" \
+    -fill none -stroke '#2B2118' -strokewidth 5 -draw "$(aff)path 'M 282,372 Q 300,390 318,372'" -stroke none \
+    -fill '#F2A7A0' -draw "$(aff)ellipse 210,345 20,12 0,360" -draw "$(aff)ellipse 390,345 20,12 0,360" \
+    -fill '#3B6EA5' -draw "$(aff)roundrectangle 180,430 420,480 25,25" -draw "$(aff)polygon 350,470 400,470 410,560 360,555" \
+    -depth 8 "${STRIP[@]}" "${PNGSTRIP[@]}" PNG32:"$1"
+}
+pip "$STORY/pip.png"
+# The pages' pictures: big enough for 300 ppi across the page with bleed (8.5 in) and the spread (16.75 in).
+SCALE=220
+FOX="$WORK/pip.png"
+pip "$FOX"
 
 # fox SIZE X Y [flop] -> composite arguments placing Pip (height SIZE) with its top-left at X,Y
 fox() {
   local extra=()
   [ "${4:-}" = flop ] && extra=(-flop)
-  FOXARGS=(\( "$FOX" "${extra[@]}" -resize "x$1" \) -geometry "+$2+$3" -composite)
+  FOXARGS=(\( "$FOX" "${extra[@]}" -resize "x$(sc "$1")" \) -geometry "+$(sc "$2")+$(sc "$3")" -composite)
 }
 
 # Cover: evening sea, the lighthouse on its hill, Pip in the foreground. Upper third kept calm for the title.
@@ -218,11 +233,11 @@ fox() {
   echo "fill #7C8A8A"; echo "path 'M 700,1020 Q 930,930 1160,1020 Z'"
 } >"$WORK/cover.mvg"
 fox 520 250 1080
-"${CONVERT[@]}" -size ${W}x${H} gradient:'#F6C177-#F7E3C4' \
-  \( -size ${W}x1000 gradient:'#2E4A7A-#F4A76A' \) -geometry +0+0 -composite \
-  \( -size ${W}x${H} xc:none -fill 'rgba(255,226,122,0.35)' \
-     -draw "polygon 930,380 0,160 0,520" -draw "polygon 930,380 $W,250 $W,470" -blur 0x6 \) -composite \
-  -draw "$(<"$WORK/cover.mvg")" "${FOXARGS[@]}" "$WORK/cover.png"
+"${CONVERT[@]}" -size $(sc $W)x$(sc $H) gradient:'#F6C177-#F7E3C4' \
+  \( -size $(sc $W)x$(sc 1000) gradient:'#2E4A7A-#F4A76A' \) -geometry +0+0 -composite \
+  \( -size $(sc $W)x$(sc $H) xc:none -fill 'rgba(255,226,122,0.35)' \
+     -draw "$(aff)polygon 930,380 0,160 0,520" -draw "$(aff)polygon 930,380 $W,250 $W,470" -blur 0x$(sc 6) \) -composite \
+  -draw "$(mvg "$WORK/cover.mvg")" "${FOXARGS[@]}" "$WORK/cover.png"
 jpeg "$WORK/cover.png" "$STORY/cover.jpg"
 
 # Page 1: morning, rolling hills, the den, a big sun.
@@ -238,10 +253,10 @@ jpeg "$WORK/cover.png" "$STORY/cover.jpg"
 } >"$WORK/p01.mvg"
 fox 460 640 860
 glow $W $H 930 260 200 '#FFD666' 0.6
-"${CONVERT[@]}" -size ${W}x${H} gradient:'#9FD3EE-#FFF1CF' \
+"${CONVERT[@]}" -size $(sc $W)x$(sc $H) gradient:'#9FD3EE-#FFF1CF' \
   "${GLOWARGS[@]}" \
-  -fill '#FFC94D' -draw "circle 930,260 930,380" \
-  -draw "$(<"$WORK/p01.mvg")" "${FOXARGS[@]}" "$WORK/p01.png"
+  -fill '#FFC94D' -draw "$(aff)circle 930,260 930,380" \
+  -draw "$(mvg "$WORK/p01.mvg")" "${FOXARGS[@]}" "$WORK/p01.png"
 jpeg "$WORK/p01.png" "$STORY/p01-morning.jpg"
 
 # Page 2: the garden, in flat colours, saved as a 16-bit PNG.
@@ -261,8 +276,8 @@ jpeg "$WORK/p01.png" "$STORY/p01-morning.jpg"
   echo "fill #E8574A"; echo "circle 940,560 940,580"; echo "circle 1030,640 1030,660"; echo "circle 1130,600 1130,620"
 } >"$WORK/p02.mvg"
 fox 520 420 1000 flop
-"${CONVERT[@]}" -size ${W}x${H} xc:'#BFE3F2' -fill '#FFE9A8' -draw "circle 200,220 200,320" \
-  -draw "$(<"$WORK/p02.mvg")" "${FOXARGS[@]}" -depth 16 "${STRIP[@]}" "${PNGSTRIP[@]}" PNG48:"$STORY/p02-garden.png"
+"${CONVERT[@]}" -size $(sc $W)x$(sc $H) xc:'#BFE3F2' -fill '#FFE9A8' -draw "$(aff)circle 200,220 200,320" \
+  -draw "$(mvg "$WORK/p02.mvg")" "${FOXARGS[@]}" -depth 16 "${STRIP[@]}" "${PNGSTRIP[@]}" PNG48:"$STORY/p02-garden.png"
 
 # Page 3: Mossy the owl on a branch of the old oak; Pip looks up.
 {
@@ -277,7 +292,7 @@ fox 520 420 1000 flop
   owl 600 470 170
 } >"$WORK/p03.mvg"
 fox 480 160 980
-"${CONVERT[@]}" -size ${W}x${H} gradient:'#BFE3F2-#FFF1CF' -draw "$(<"$WORK/p03.mvg")" "${FOXARGS[@]}" "$WORK/p03.png"
+"${CONVERT[@]}" -size $(sc $W)x$(sc $H) gradient:'#BFE3F2-#FFF1CF' -draw "$(mvg "$WORK/p03.mvg")" "${FOXARGS[@]}" "$WORK/p03.png"
 jpeg "$WORK/p03.png" "$STORY/p03-owl.jpg"
 
 # Spread (2 pages, 2400 x 1680, about 2 : 1.4): the bay, the lighthouse far across the water.
@@ -301,7 +316,7 @@ SW=2400 SH=1680
   owl 620 1220 120
 } >"$WORK/spread.mvg"
 fox 420 250 1190
-"${CONVERT[@]}" -size ${SW}x${SH} gradient:'#7DB9DE-#FCE7C0' -draw "$(<"$WORK/spread.mvg")" "${FOXARGS[@]}" "$WORK/spread.png"
+"${CONVERT[@]}" -size $(sc $SW)x$(sc $SH) gradient:'#7DB9DE-#FCE7C0' -draw "$(mvg "$WORK/spread.mvg")" "${FOXARGS[@]}" "$WORK/spread.png"
 jpeg "$WORK/spread.png" "$STORY/spread-bay.jpg"
 
 # Page 6 (after the missing page 5): Grandpa Otto at the lighthouse door.
@@ -317,7 +332,7 @@ jpeg "$WORK/spread.png" "$STORY/spread-bay.jpg"
   echo "fill #9BA7A8"; echo "ellipse 120,1560 120,50 0,360"; echo "ellipse 1150,1600 90,40 0,360"
 } >"$WORK/p06.mvg"
 fox 470 150 1120
-"${CONVERT[@]}" -size ${W}x${H} gradient:'#9FD3EE-#FCE7C0' -draw "$(<"$WORK/p06.mvg")" "${FOXARGS[@]}" "$WORK/p06.png"
+"${CONVERT[@]}" -size $(sc $W)x$(sc $H) gradient:'#9FD3EE-#FCE7C0' -draw "$(mvg "$WORK/p06.mvg")" "${FOXARGS[@]}" "$WORK/p06.png"
 jpeg "$WORK/p06.png" "$STORY/p06-keeper.jpg"
 
 # Page 8: up the spiral stairs, a round window on the sea.
@@ -336,7 +351,7 @@ jpeg "$WORK/p06.png" "$STORY/p06-keeper.jpg"
   echo "stroke #3D3A40"; echo "stroke-width 12"; echo "line 170,1480 1010,700"; echo "stroke none"
 } >"$WORK/p08.mvg"
 fox 380 520 880
-"${CONVERT[@]}" -size ${W}x${H} xc:white -draw "$(<"$WORK/p08.mvg")" "${FOXARGS[@]}" "$WORK/p08.png"
+"${CONVERT[@]}" -size $(sc $W)x$(sc $H) xc:white -draw "$(mvg "$WORK/p08.mvg")" "${FOXARGS[@]}" "$WORK/p08.png"
 jpeg "$WORK/p08.png" "$STORY/p08-stairs.jpg"
 
 # Page 9: night, the lamp is lit; beams, moon and stars.
@@ -351,10 +366,10 @@ jpeg "$WORK/p08.png" "$STORY/p08-stairs.jpg"
 } >"$WORK/p09.mvg"
 fox 300 840 1230 flop
 glow $W $H 620 420 120 '#FFE27A' 0.7
-"${CONVERT[@]}" -size ${W}x${H} gradient:'#0E1A33-#3A4F7A' \
-  \( -size ${W}x${H} xc:none -fill 'rgba(255,226,122,0.42)' \
-     -draw "polygon 620,355 0,150 0,560" -draw "polygon 620,355 $W,120 $W,600" -blur 0x8 \) -composite \
-  -draw "$(<"$WORK/p09.mvg")" \
+"${CONVERT[@]}" -size $(sc $W)x$(sc $H) gradient:'#0E1A33-#3A4F7A' \
+  \( -size $(sc $W)x$(sc $H) xc:none -fill 'rgba(255,226,122,0.42)' \
+     -draw "$(aff)polygon 620,355 0,150 0,560" -draw "$(aff)polygon 620,355 $W,120 $W,600" -blur 0x$(sc 8) \) -composite \
+  -draw "$(mvg "$WORK/p09.mvg")" \
   "${GLOWARGS[@]}" \
   "${FOXARGS[@]}" "$WORK/p09.png"
 jpeg "$WORK/p09.png" "$STORY/p09-light.jpg"
@@ -372,7 +387,7 @@ jpeg "$WORK/p09.png" "$STORY/p09-light.jpg"
   echo "path 'M 925,640 Q 1020,560 1060,660 Q 1000,630 925,680 Z'"
 } >"$WORK/p10.mvg"
 fox 420 360 1150
-"${CONVERT[@]}" -size ${W}x${H} gradient:'#12203D-#4A5F8A' -draw "$(<"$WORK/p10.mvg")" "${FOXARGS[@]}" \
+"${CONVERT[@]}" -size $(sc $W)x$(sc $H) gradient:'#12203D-#4A5F8A' -draw "$(mvg "$WORK/p10.mvg")" "${FOXARGS[@]}" \
   -fill '#1B2A4A' -colorize 18% "$WORK/p10.png"
 jpeg "$WORK/p10.png" "$STORY/p10-home.jpg"
 
@@ -400,10 +415,13 @@ jpeg "$WORK/p10.png" "$STORY/p10-home.jpg"
   echo "fill #FFF4E0"; echo "ellipse 400,1280 70,52 0,360"
   echo "fill #F2A7A0"; echo "ellipse 455,1190 16,9 0,360"
 } >"$WORK/p11.mvg"
-"${CONVERT[@]}" -size ${W}x${H} xc:'#5A4232' -draw "$(<"$WORK/p11.mvg")" "$WORK/p11.png"
+"${CONVERT[@]}" -size $(sc $W)x$(sc $H) xc:'#5A4232' -draw "$(mvg "$WORK/p11.mvg")" "$WORK/p11.png"
 jpeg "$WORK/p11.png" "$STORY/p11-sleep.jpg"
 
-# ---------------------------------------------------------------- memoir (6 x 9 in, 150 dpi), old prints
+# ---------------------------------------------------------------- memoir (6 x 9 in), old prints
+
+# Photos print up to 4.5 in wide on the 6 × 9 in page: 1.6 × the grid is 320 ppi there.
+SCALE=160
 
 # Cover photo: the house at dusk, one window lit (baseline JPEG).
 {
@@ -418,9 +436,9 @@ jpeg "$WORK/p11.png" "$STORY/p11-sleep.jpg"
   echo "fill #3A2A1A"; echo "rectangle 800,800 840,920"
 } >"$WORK/mcover.mvg"
 glow 900 1200 300 700 180 '#FFDC96' 0.45
-"${CONVERT[@]}" -size 900x1200 gradient:'#8FA6C0-#F2D2A8' \
+"${CONVERT[@]}" -size $(sc 900)x$(sc 1200) gradient:'#8FA6C0-#F2D2A8' \
   "${GLOWARGS[@]}" \
-  -draw "$(<"$WORK/mcover.mvg")" "$WORK/mcover.png"
+  -draw "$(mvg "$WORK/mcover.mvg")" "$WORK/mcover.png"
 sepia_photo "$WORK/mcover.png" "$WORK/mcover-s.png"
 jpeg "$WORK/mcover-s.png" "$MEMOIR/cover.jpg"
 
@@ -439,7 +457,7 @@ jpeg "$WORK/mcover-s.png" "$MEMOIR/cover.jpg"
   echo "fill #5E6B48"; echo "circle 140,420 140,600"; echo "circle 1060,380 1060,560"
   echo "fill #FFFFFF"; echo "ellipse 250,120 120,35 0,360"; echo "ellipse 1000,160 100,30 0,360"
 } >"$WORK/house.mvg"
-"${CONVERT[@]}" -size 1200x900 gradient:'#A8C4DA-#F4E8D0' -draw "$(<"$WORK/house.mvg")" "$WORK/house.png"
+"${CONVERT[@]}" -size $(sc 1200)x$(sc 900) gradient:'#A8C4DA-#F4E8D0' -draw "$(mvg "$WORK/house.mvg")" "$WORK/house.png"
 sepia_photo "$WORK/house.png" "$WORK/house-s.png"
 jpeg "$WORK/house-s.png" "$MEMOIR/house-cmyk.jpg" -colorspace CMYK
 
@@ -449,8 +467,8 @@ jpeg "$WORK/house-s.png" "$MEMOIR/house-cmyk.jpg" -colorspace CMYK
   echo "fill #2A2622"
   echo "path 'M 250,1200 C 260,1010 330,930 400,900 L 405,820 C 320,790 290,650 310,520 C 330,380 470,330 560,370 C 625,400 645,465 640,525 L 668,600 L 642,612 L 650,642 L 636,656 L 643,684 C 632,722 605,732 585,736 L 580,820 C 650,900 730,960 760,1200 Z'"
 } >"$WORK/portrait.mvg"
-"${CONVERT[@]}" -size 900x1200 radial-gradient:'#D8D0C4-#6A625A' -draw "$(<"$WORK/portrait.mvg")" \
-  -blur 0x1.5 -background '#2A2622' -vignette 0x140+0+0 "$WORK/portrait.png"
+"${CONVERT[@]}" -size $(sc 900)x$(sc 1200) radial-gradient:'#D8D0C4-#6A625A' -draw "$(mvg "$WORK/portrait.mvg")" \
+  -blur "0x$(scf 1.5)" -background '#2A2622' -vignette "0x$(sc 140)+0+0" "$WORK/portrait.png"
 jpeg "$WORK/portrait.png" "$MEMOIR/portrait-grey.jpg" -colorspace Gray -type Grayscale
 
 # The lake: hills, water, a dock and a rowboat (progressive JPEG).
@@ -466,7 +484,7 @@ jpeg "$WORK/portrait.png" "$MEMOIR/portrait-grey.jpg" -colorspace Gray -type Gra
   echo "fill #5A4232"; echo "rectangle 860,620 900,650"
   echo "fill #F7EFD8"; echo "circle 900,160 900,220"
 } >"$WORK/lake.mvg"
-"${CONVERT[@]}" -size 1200x800 gradient:'#C7D6E0-#F4E8D0' -draw "$(<"$WORK/lake.mvg")" "$WORK/lake.png"
+"${CONVERT[@]}" -size $(sc 1200)x$(sc 800) gradient:'#C7D6E0-#F4E8D0' -draw "$(mvg "$WORK/lake.mvg")" "$WORK/lake.png"
 sepia_photo "$WORK/lake.png" "$WORK/lake-s.png"
 jpeg "$WORK/lake-s.png" "$MEMOIR/lake-progressive.jpg" -interlace JPEG
 
@@ -485,7 +503,7 @@ jpeg "$WORK/lake-s.png" "$MEMOIR/lake-progressive.jpg" -interlace JPEG
   echo "fill #A89A80"; echo "ellipse 470,1080 60,30 0,360"
   echo "fill #A8442E"; echo "circle 450,1060 450,1074"; echo "circle 490,1062 490,1076"
 } >"$WORK/apple.mvg"
-"${CONVERT[@]}" -size 900x1200 gradient:'#B8CCD8-#F4E8D0' -draw "$(<"$WORK/apple.mvg")" "$WORK/apple.png"
+"${CONVERT[@]}" -size $(sc 900)x$(sc 1200) gradient:'#B8CCD8-#F4E8D0' -draw "$(mvg "$WORK/apple.mvg")" "$WORK/apple.png"
 sepia_photo "$WORK/apple.png" "$WORK/apple-s.png"
 # The pixels are turned 90° anticlockwise; Orientation 6 (RightTop) tells a viewer to turn them back clockwise.
 jpeg "$WORK/apple-s.png" "$MEMOIR/apple-tree-exif6.jpg" -rotate -90
@@ -508,11 +526,13 @@ exif_orientation "$MEMOIR/apple-tree-exif6.jpg" 6
   echo "fill #5E6B48"; echo "circle 220,440 220,500"; echo "circle 170,470 170,510"; echo "circle 270,470 270,510"
   echo "fill #A8442E"; echo "circle 220,410 220,440"; echo "circle 180,450 180,472"
 } >"$WORK/kitchen.mvg"
-"${CONVERT[@]}" -size 1200x900 xc:'#D8CBB6' -draw "$(<"$WORK/kitchen.mvg")" "$WORK/kitchen.png"
+"${CONVERT[@]}" -size $(sc 1200)x$(sc 900) xc:'#D8CBB6' -draw "$(mvg "$WORK/kitchen.mvg")" "$WORK/kitchen.png"
 sepia_photo "$WORK/kitchen.png" "$WORK/kitchen-s.png"
 jpeg "$WORK/kitchen-s.png" "$MEMOIR/kitchen.jpg"
 
 # ---------------------------------------------------------------- small JPEGs embedded by apps/make-app-samples.py
+
+SCALE=100
 
 small() { # small IN OUT -> 300 x 400 (or 400 x 300) JPEG, quality 70
   "${CONVERT[@]}" "$1" -resize '300x400^' -gravity center -extent 300x400 "${STRIP[@]}" -sampling-factor 2x2 -quality 70 "$2"

@@ -56,13 +56,19 @@ import BookRenderKit
 
     @Test func preflightFindsLowResolutionTextInTheBleedAndPlaceholders() throws {
         let dir = try temporaryDirectory("preflight")
-        // A 150 dpi picture book with a missing illustration: low resolution and a placeholder.
-        let story = try bookrender(["preflight", sample("storybook"), "--profile", "kdp", "--json"])
+        // A picture book whose first picture is drawn for the screen (about 100 ppi on the page) and
+        // whose second is missing: low resolution and a placeholder.
+        let small = dir.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        try run("convert", ["-size", "850x1125", "gradient:#88CCEE-#FFEEAA", small.appendingPathComponent("screen.jpg").path])
+        let pages = #"[{"type": "illustration", "image": "screen.jpg", "text": "Pip looked up."}, {"type": "illustration", "scene": "a fox on a hill", "text": "The moon rose."}]"#
+        try Data(#"{"schema": 1, "kind": "storybook", "title": "Small", "pages": \#(pages)}"#.utf8).write(to: small.appendingPathComponent("book.json"))
+        let story = try bookrender(["preflight", small.appendingPathComponent("book.json").path, "--profile", "kdp", "--json"])
         #expect(story.status == 1)
         let report = try JSONDecoder().decode(PreflightReport.self, from: Data(story.stdout.utf8))
         let checks = Set(report.findings.map(\.kind))
         #expect(checks.isSuperset(of: ["lowResolution", "placeholder"]), "\(checks)")
-        #expect(report.findings.contains { $0.kind == "lowResolution" && $0.file == "images/p01-morning.jpg" && $0.pages == [2] })
+        #expect(report.findings.contains { $0.kind == "lowResolution" && $0.file == "screen.jpg" && $0.pages == [2] }, "\(report.findings)")
 
         // A PDF made for the screen has its page numbers 0.33 in from the edge: inside Lulu's 0.5 in.
         let plain = dir.appendingPathComponent("plain.pdf").path
