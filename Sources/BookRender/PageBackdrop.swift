@@ -4,10 +4,12 @@ import BookLayout
 /// What lies under each spot of a page as it is drawn, as far as it is one flat colour: the paper,
 /// or an opaque square-cornered fill that covers the spot with nothing drawn over it since.
 /// Something translucent drawn where the backdrop is known can be mixed with it and painted
-/// opaque, which is what a printer without transparency needs; where it is not known (over a
-/// picture, text or a rounded card), it is drawn as it is and its page flattened afterwards.
+/// opaque, which is what a printer without transparency needs. Where it is not known (over a
+/// picture, text or a rounded card), a translucent fill is painted as it would show over the paper
+/// and a shadow is left out, so the picture beneath stays the original; only what has no opaque
+/// equivalent (colour emoji, pictures with alpha) is drawn as it is and its page flattened afterwards.
 struct PageBackdrop {
-    private var paper: Color
+    let paper: Color
     /// What was drawn, in order: its extent and its colour when it is flat and opaque.
     private var drawn: [(extent: Rect, flat: Color?)] = []
 

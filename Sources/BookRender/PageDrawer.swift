@@ -60,7 +60,7 @@ final class PageDrawer {
     private func fill(_ f: Fill, _ cr: OpaquePointer) {
         if let s = f.shadow { shadow(s, under: f.rect, cornerRadius: f.cornerRadius, cr) }
         CairoPaths.roundedRect(cr, f.rect, radius: f.cornerRadius)
-        let under = opaque && f.color.alpha < 1 ? backdrop.color(under: f.rect) : nil
+        let under = opaque && f.color.alpha < 1 ? backdrop.color(under: f.rect) ?? backdrop.paper : nil
         CairoPaths.setColor(cr, f.color, over: under)
         cairo_fill(cr)
         let painted = under.map { $0.mixed(with: f.color.withAlpha(1), f.color.alpha) } ?? f.color
@@ -69,8 +69,10 @@ final class PageDrawer {
 
     private func shadow(_ s: Shadow, under rect: Rect, cornerRadius: Double, _ cr: OpaquePointer) {
         let extent = CairoPaths.shadowExtent(under: rect, shadow: s)
+        let under = backdrop.color(under: extent)
+        if opaque && under == nil { return }
         CairoPaths.shadow(cr, under: rect, cornerRadius: cornerRadius, shadow: s,
-                          over: opaque ? backdrop.color(under: extent) : nil)
+                          over: opaque ? under : nil)
         backdrop.add(extent)
     }
 

@@ -40,7 +40,13 @@ import BookTestSupport
         let fromBook = bookInk(tree)
         let fromPDF = try PDFTextInk.bounds(pdf)
         #expect(fromBook.count > 10)
-        #expect(Set(fromBook.keys) == Set(fromPDF.keys), "pages with text: book \(fromBook.keys.sorted()), PDF \(fromPDF.keys.sorted())")
+        // A page flattened for a printer that takes no transparency (colour emoji) carries its text as
+        // part of the page's image: no font left on it, nothing for the PDF side to measure.
+        let flattened = Set(try fromBook.keys.filter { page in
+            try run("pdffonts", ["-f", "\(page)", "-l", "\(page)", pdf.path]).stdout.split(separator: "\n").count <= 2
+        })
+        #expect(flattened.count <= 1, "pages without fonts: \(flattened.sorted())")
+        #expect(Set(fromBook.keys).subtracting(flattened) == Set(fromPDF.keys), "pages with text: book \(fromBook.keys.sorted()), PDF \(fromPDF.keys.sorted())")
         // A hundredth of an inch: the PDF's glyph outlines against the font's glyph extents.
         let tolerance = 0.72
         for (page, a) in fromBook.sorted(by: { $0.key < $1.key }) {
@@ -50,9 +56,9 @@ import BookTestSupport
         }
     }
 
-    /// A first line set at Lulu's 0.5 in line: its font box (what `pdftotext -bbox` measures)
-    /// crosses the line, its ink does not, and both preflights pass it.
-    @Test func textWhoseFontBoxCrossesTheSafeLineButNotItsInkPasses() throws {
+    /// A first line near Lulu's 0.5 in line: its font box (what `pdftotext -bbox` measures) reaches
+    /// points further out than its ink; the PDF preflight measures the ink, and both preflights pass it.
+    @Test func thePDFPreflightMeasuresInkNotTheFontBox() throws {
         let book = Self.corpus.appendingPathComponent("lulu-text-ink-near-safe-line/book.json")
         let (_, pdf) = try export(book, profile: "lulu")
         let words = try run("pdftotext", ["-bbox", "-f", "2", "-l", "2", pdf.path, "-"]).stdout
@@ -61,10 +67,10 @@ import BookTestSupport
             return Double(line[r].dropFirst(6).dropLast())
         }
         // pdftotext measures from the MediaBox's top: 0.125 in of bleed, then 0.5 in.
-        let firstTop = try #require(tops.min())
-        #expect(firstTop < 9 + 36 - 0.5, "the font box should cross the safe line: top at \(firstTop) pt")
+        let firstTop = try #require(tops.min()) - 9
         let ink = try #require(try PDFTextInk.bounds(pdf)[2])
         #expect(ink.y > 36, "the ink stays inside: \(ink)")
+        #expect(ink.y - firstTop > 2, "the font box (top at \(firstTop) pt) should reach further out than the ink (\(ink.y) pt)")
 
         let document = try BookDocument.open(book, settings: TestBooks.settings())
         #expect(try document.preflight(profile: "lulu").findings.filter { $0.kind == "outsideSafeArea" }.isEmpty)

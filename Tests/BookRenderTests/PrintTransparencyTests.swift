@@ -64,8 +64,10 @@ import BookRenderKit
         // page num type width height color comp bpc enc interp object id x-ppi y-ppi size ratio
         let flattened = Set(list.filter { $0[3] == "5025" }.map { Int($0[0])! })
         let jpegPages = Set(list.filter { $0[8] == "jpeg" }.map { Int($0[0])! })
-        // Page 12 has colour emoji (soft-masked bitmaps); pages 6 and 7 a translucent card over a photograph.
-        #expect(flattened == [6, 7, 12], "\(list)")
+        // Page 12 has colour emoji (soft-masked bitmaps). Pages 6 and 7 have a translucent card over a
+        // photograph, drawn opaque as it shows over paper, so their photograph passes through.
+        #expect(flattened == [12], "\(list)")
+        #expect(jpegPages.isSuperset(of: [6, 7]), "\(list)")
         #expect(jpegPages.isDisjoint(with: flattened))
         #expect(jpegPages.count >= 6)
 

@@ -72,6 +72,9 @@ import BookRenderKit
         (!checkSeverity || d.severity.rawValue == e.severity) && d.kind == e.kind && (e.page.map { d.pages.contains($0) } ?? true)
     }
 
+    /// A cover sheet is preflighted as one (`--cover`): one page, as wide as back, spine and front.
+    func coverFlag(_ e: Expectation) -> [String] { e.command == "cover" ? ["--cover"] : [] }
+
     /// The program's export or cover command for the folder's profile, into `out`.
     func write(_ folder: String, _ e: Expectation, to out: URL, force: Bool) throws -> ToolResult {
         let command = e.command ?? "export"
@@ -98,7 +101,7 @@ import BookRenderKit
     @Test(arguments: folders)
     func preflightNamesEveryBrokenRule(_ folder: String) throws {
         let e = try expectation(folder)
-        let r = try bookrender(["preflight", book(folder), "--profile", e.profile, "--json"])
+        let r = try bookrender(["preflight", book(folder), "--profile", e.profile, "--json"] + coverFlag(e))
         let report = try decodeReport(r, folder)
         let found = report.findings
         for expected in e.findings {
@@ -148,7 +151,7 @@ import BookRenderKit
         let w = try write(folder, e, to: out, force: !e.compliant)
         try #require(w.status == 0, "\(folder): \(e.command ?? "export") --profile \(e.profile) exited \(w.status): \(w.stderr)")
 
-        let r = try bookrender(["preflight", out.path, "--profile", e.profile, "--json"])
+        let r = try bookrender(["preflight", out.path, "--profile", e.profile, "--json"] + coverFlag(e))
         let report = try decodeReport(r, "\(folder) (PDF)")
         if e.compliant {
             #expect(r.status == 0 && report.passed,
