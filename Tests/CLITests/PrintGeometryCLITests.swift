@@ -87,4 +87,28 @@ import BookRenderKit
         let counts = try report(try bookrender(["preflight", short, "--profile", "ingramspark", "--json"])).findings.filter { $0.kind == "pageCount" }
         #expect(counts.count == 1 && counts[0].message.contains("at least 18"), "\(counts)")
     }
+
+    /// Past 150 pages KDP wants a half-inch gutter: text 0.4 in from the binding edge of a plain
+    /// export is caught by the PDF preflight on the binding side of each page (the right of a
+    /// left-hand page, the left of a right-hand one); the same book exported for KDP passes.
+    @Test func pdfPreflightHoldsTheBindingSideToTheGutterTable() throws {
+        let dir = try temporaryDirectory("gutter")
+        let entry: [String: Any] = ["type": "text", "text": "The lamp on the point was lit at dusk and kept burning until the boats were home, and nobody on the island could remember a night it had failed."]
+        let book: [String: Any] = ["schema": 1, "kind": "memoir", "title": "Gutter", "author": "A. Writer",
+                                   "format": ["trim": "6x9", "margins": ["top": "0.5in", "bottom": "1in", "inner": "0.4in", "outer": "0.5in"]],
+                                   "pages": Array(repeating: entry, count: 160)]
+        let file = dir.appendingPathComponent("book.json")
+        try JSONSerialization.data(withJSONObject: book).write(to: file)
+        let plain = dir.appendingPathComponent("plain.pdf").path
+        #expect(try bookrender(["export", file.path, "-o", plain]).status == 0)
+        let found = try report(try bookrender(["preflight", plain, "--profile", "kdp", "--json"])).findings.filter { $0.kind == "outsideSafeArea" }
+        let left = found.first { $0.pages == [2] }, right = found.first { $0.pages == [3] }
+        #expect(left?.message.contains("right trim edge") == true && left?.message.contains("wants 0.50 in") == true, "\(found.prefix(3))")
+        #expect(right?.message.contains("left trim edge") == true && right?.message.contains("wants 0.50 in") == true, "\(found.prefix(3))")
+
+        let kdp = dir.appendingPathComponent("kdp.pdf").path
+        #expect(try bookrender(["export", file.path, "-o", kdp, "--profile", "kdp"]).status == 0)
+        let passed = try report(try bookrender(["preflight", kdp, "--profile", "kdp", "--json"]))
+        #expect(passed.findings.filter { $0.kind == "outsideSafeArea" }.isEmpty, "\(passed.findings.prefix(3))")
+    }
 }

@@ -82,33 +82,37 @@ public enum PDFTextInk {
         return out
     }
 
-    /// Pages whose text ink comes closer to the trim than the safety distance, one finding per
+    /// Pages whose text ink comes closer to the trim than the safety distance (on the binding side,
+    /// the gutter the printer's table asks for, as the book preflight measures), one finding per
     /// page, naming the word (from `pdftotext -bbox`) nearest the edge the ink comes closest to.
     static func outsideSafeArea(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes], profile: PrintProfile, name: String) throws -> [PreflightFinding] {
-        let s = profile.safety.points
-        func trimRect(_ page: Int) -> Rect? {
+        let insets = profile.safeInsets(pageCount: boxes.count)
+        func edge(_ ink: Rect, page: Int) -> (edge: String, distance: Double, wanted: Double)? {
             guard let t = boxes[page]?.trim, t.count == 4 else { return nil }
-            return Rect(x: 0, y: 0, width: t[2] - t[0], height: t[3] - t[1])
+            let trim = Rect(x: 0, y: 0, width: t[2] - t[0], height: t[3] - t[1])
+            let safe = PageTreePreflight.safeRect(page: page, trim: trim, insets: insets)
+            return PageTreePreflight.nearestEdge(ink, safe: safe, trim: trim)
         }
         // The coarse reading clears most pages; only those it puts near the line are read finely.
         let coarse = try reading(pdf, boxes: boxes, dpi: coarseDPI)
         let near = coarse.keys.sorted().filter { page in
-            trimRect(page).map { SafeArea.nearestEdge(coarse[page]!, trim: $0).distance < s - SafeArea.tolerance + coarseSlack } ?? false
+            edge(coarse[page]!, page: page).map { $0.distance < $0.wanted - SafeArea.tolerance + coarseSlack } ?? false
         }
         let fine = try fineReading(pdf, boxes: boxes, pages: near)
         let ink = merge(fine: fine, coarse: coarse.filter { near.contains($0.key) })
-        var close: [Int: SafeArea.Edge] = [:]
+        var close: [Int: (edge: String, distance: Double, wanted: Double)] = [:]
         for (page, r) in ink {
-            guard let trim = trimRect(page) else { continue }
-            let edge = SafeArea.nearestEdge(r, trim: trim)
-            if edge.distance < s - SafeArea.tolerance { close[page] = edge }
+            guard let e = edge(r, page: page), e.distance < e.wanted - SafeArea.tolerance else { continue }
+            close[page] = e
         }
         guard !close.isEmpty else { return [] }
         let words = try Words.read(pdf, boxes: boxes, pages: Set(close.keys))
         return close.keys.sorted().map { page in
-            let edge = close[page]!
-            let word = Words.nearest(words[page] ?? [], to: edge.side)?.text ?? "?"
-            return PreflightFinding(.error, .outsideSafeArea, page: page, file: name, SafeArea.message(text: word, edge: edge, profile: profile))
+            let e = close[page]!
+            let word = Words.nearest(words[page] ?? [], to: e.edge)?.text ?? "?"
+            return PreflightFinding(.error, .outsideSafeArea, page: page, file: name,
+                                    SafeArea.message(text: word, edge: SafeArea.Edge(side: e.edge, distance: e.distance),
+                                                     wanted: e.wanted, profile: profile))
         }
     }
 

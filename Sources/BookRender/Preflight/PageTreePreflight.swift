@@ -107,15 +107,8 @@ enum SafeArea {
 
     struct Edge { var side: String; var distance: Double }
 
-    /// The trim edge `ink` comes closest to, and how close (negative: past it, in the bleed).
-    static func nearestEdge(_ ink: Rect, trim: Rect) -> Edge {
-        [Edge(side: "left", distance: ink.x - trim.x), Edge(side: "top", distance: ink.y - trim.y),
-         Edge(side: "right", distance: trim.maxX - ink.maxX), Edge(side: "bottom", distance: trim.maxY - ink.maxY)]
-            .min { $0.distance < $1.distance }!
-    }
-
-    static func message(text: String, edge: Edge, wanted: Double? = nil, profile: PrintProfile) -> String {
+    static func message(text: String, edge: Edge, wanted: Double, profile: PrintProfile) -> String {
         String(format: "text \"%@\" prints %.2f in from the %@ trim edge (its glyphs' ink; negative: in the bleed); %@ wants %.2f in",
-               text, edge.distance / 72, edge.side, profile.name, (wanted ?? profile.safety.points) / 72)
+               text, edge.distance / 72, edge.side, profile.name, wanted / 72)
     }
 }
