@@ -55,6 +55,24 @@ actor BookFile {
     }
 
     func mainCharacterImage() -> (Data, String)? { imageData(book.characters?.main?.image) }
+
+    /// Why the main character's picture the book names cannot be sent; nil when it can (or none is named).
+    func mainCharacterImageProblem() -> String? {
+        guard case .path(let p)? = book.characters?.main?.image else { return nil }
+        do {
+            guard try BookFolder(folder).openFile(p).readAll() != nil else { return "\(p) could not be read" }
+            return nil
+        } catch {
+            switch error {
+            case .missing: return "\(p) does not exist in \(folder.path)"
+            case .outside: return "\(p) is outside the book's folder"
+            case .link(let path, let target): return "\(path) is a symbolic link (to \(target)), which is not followed"
+            case .notA(let expected, let found): return "\(p) is \(found), not \(expected)"
+            case .changed: return "\(p) changed while it was being opened"
+            case .unreadable(let reason): return "\(p) cannot be read: \(reason)"
+            }
+        }
+    }
     func pageImage(_ index: Int) -> (Data, String)? { book.pages.indices.contains(index) ? imageData(book.pages[index].picture?.image) : nil }
     func coverPhoto() -> (Data, String)? { imageData(book.cover?.photo) }
 }

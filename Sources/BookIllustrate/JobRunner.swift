@@ -43,9 +43,19 @@ struct JobContext: Sendable {
                                   prompt: request.prompt, references: request.references.map(\.hash))
     }
 
+    /// A page or cover asked for without the main character's picture the book declares.
+    func lacksReference(_ job: IllustrationJob, _ request: GenerationRequest) async -> Bool {
+        guard job.kind != .character, await book.book.characters?.main != nil else { return false }
+        return !request.references.contains { $0.role == .mainCharacter }
+    }
+
     func run(_ job: IllustrationJob) async {
         let request = await request(for: job)
         let address = address(of: request)
+        let unreferenced = await lacksReference(job, request)
+        if unreferenced, !options.noReference {
+            return await fail(job, "the main character's picture is missing, so this picture was not asked for (--no-reference makes it without)")
+        }
         do {
             if let image = await journal.reusable(job.key, request: address, folder: book.folder) {
                 try await book.apply(image, to: job)
@@ -54,7 +64,7 @@ struct JobContext: Sendable {
             }
             if let data = options.cache.get(address), (try? ImageProbe.probe(data)) != nil {
                 await counters.hit()
-                return try await store(data, job: job, address: address, note: "ready (cache)")
+                return try await store(data, job: job, address: address, note: "ready (cache)", unreferenced: unreferenced)
             }
             for attempt in 1...max(1, options.retry.maxAttempts) {
                 try await journal.set(job.key, label: job.label, .generating, attempt: attempt)
@@ -66,7 +76,8 @@ struct JobContext: Sendable {
                         throw ProviderFailure(.retryable, "\(provider.name) sent bytes that are not a PNG or JPEG image")
                     }
                     options.cache.put(address, data)
-                    return try await store(data, job: job, address: address, note: attempt > 1 ? "ready after \(attempt) attempts" : "ready")
+                    return try await store(data, job: job, address: address, note: attempt > 1 ? "ready after \(attempt) attempts" : "ready",
+                                           unreferenced: unreferenced)
                 } catch let failure as ProviderFailure {
                     let reason = redact(failure.reason, key: key)
                     guard failure.isRetryable, attempt < options.retry.maxAttempts else {
@@ -84,11 +95,11 @@ struct JobContext: Sendable {
         }
     }
 
-    private func store(_ data: Data, job: IllustrationJob, address: String, note: String) async throws {
+    private func store(_ data: Data, job: IllustrationJob, address: String, note: String, unreferenced: Bool = false) async throws {
         let path = try await book.store(data, for: job)
-        try await journal.set(job.key, label: job.label, .ready, image: path, request: address)
+        try await journal.set(job.key, label: job.label, unreferenced ? .unreferenced : .ready, image: path, request: address)
         try await book.apply(path, to: job)
-        await finish(job, ok: true, note: "\(note) → \(path)")
+        await finish(job, ok: true, note: "\(note)\(unreferenced ? " without the main character's picture" : "") → \(path)")
     }
 
     private func fail(_ job: IllustrationJob, _ reason: String) async {

@@ -4,7 +4,9 @@ import BookBase
 /// Each picture's state, written beside the book (atomically, on every change) so a run killed at
 /// any point can be resumed without paying again for what was already made.
 public struct JournalEntry: Codable, Sendable, Equatable {
-    public enum State: String, Codable, Sendable { case pending, scheduled, generating, retrying, ready, failed }
+    /// `unreferenced`: made and placed in the book without the main character's picture the book
+    /// declares (--no-reference); never taken as done, so a later run with the picture makes it again.
+    public enum State: String, Codable, Sendable { case pending, scheduled, generating, retrying, ready, failed, unreferenced }
     public var label: String
     public var state: State
     /// The attempt under way (or the one that will follow a `retrying`).
@@ -52,6 +54,11 @@ actor Journal {
         if state == .pending || state == .scheduled, file.pages[key]?.state == .ready { return }
         file.pages[key] = JournalEntry(label: label, state: state, attempt: attempt, image: image, request: request, reason: reason)
         try save()
+    }
+
+    /// Pictures placed in the book without the main character's picture, by job key.
+    func unreferenced() -> [String: String] {
+        file.pages.compactMapValues { $0.state == .unreferenced ? $0.image : nil }
     }
 
     func save() throws {

@@ -56,6 +56,12 @@ struct IllustrateFlags: ParsableArguments {
     @Option(name: .long, help: "Seconds to wait for one call.")
     var timeout: Double = 240
 
+    @Flag(name: .long, help: "Go on without the main character's picture when it cannot be read or made (pictures so made are redone by a later run).")
+    var noReference = false
+
+    @Option(name: .long, help: "Seconds to wait for another illustrate or export --fill-missing on the same book to finish.")
+    var lockWait: Double = 30
+
     func validate() throws {
         guard ProviderName(rawValue: provider) != nil else {
             throw ValidationError("--provider must be one of \(ProviderName.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -64,6 +70,7 @@ struct IllustrateFlags: ParsableArguments {
         guard concurrency >= 1, concurrency <= 64 else { throw ValidationError("--concurrency must be between 1 and 64") }
         if let maxImages, maxImages < 0 { throw ValidationError("--max-images must not be negative") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard lockWait >= 0 else { throw ValidationError("--lock-wait must not be negative") }
     }
 
     /// Runs the step and returns the book to render (a new file beside an app's file).
@@ -79,6 +86,7 @@ struct IllustrateFlags: ParsableArguments {
         let opts = IllustrateOptions(provider: settings, concurrency: concurrency, maxImages: maxImages,
                                      resolution: IllustrationResolution(rawValue: resolution)!, dryRun: dryRun,
                                      cache: IllustrationCache(directory: cacheDir), retry: retry,
+                                     noReference: noReference, lockWait: lockWait,
                                      log: { Console.error($0) }, output: { Console.out($0) })
         return try Illustration.run(bookAt: URL(fileURLWithPath: book), options: opts).bookFile
     }
