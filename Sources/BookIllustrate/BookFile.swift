@@ -11,8 +11,18 @@ actor BookFile {
     let folder: URL
     let writes: Bool
 
-    init(book: Book, url: URL, folder: URL, writes: Bool) {
-        self.book = book; self.url = url; self.folder = folder; self.writes = writes
+    /// Pictures an earlier run made without the main character's picture, by job key: the one place
+    /// a picture already in the book is replaced, while the book still points at that very file.
+    let replaceable: [String: String]
+
+    init(book: Book, url: URL, folder: URL, writes: Bool, replaceable: [String: String] = [:]) {
+        self.book = book; self.url = url; self.folder = folder; self.writes = writes; self.replaceable = replaceable
+    }
+
+    private func isEmpty(_ ref: ImageRef?, _ key: String) -> Bool {
+        guard let ref else { return true }
+        if case .path(let p) = ref, let made = replaceable[key] { return p == made }
+        return false
     }
 
     /// Writes the picture under images/ (never over a file that exists: names carry the content hash)
@@ -33,11 +43,11 @@ actor BookFile {
             guard book.characters?.main != nil, book.characters?.main?.image == nil else { return }
             book.characters!.main!.image = .path(path)
         case .cover:
-            guard book.cover?.photo == nil else { return }
+            guard isEmpty(book.cover?.photo, job.key) else { return }
             if book.cover == nil { book.cover = Cover(title: book.title, subtitle: book.subtitle) }
             book.cover!.photo = .path(path)
         case .page:
-            guard let i = job.pageIndex, book.pages.indices.contains(i), var picture = book.pages[i].picture, picture.image == nil else { return }
+            guard let i = job.pageIndex, book.pages.indices.contains(i), var picture = book.pages[i].picture, isEmpty(picture.image, job.key) else { return }
             picture.image = .path(path)
             book.pages[i].picture = picture
         }

@@ -95,7 +95,8 @@ public enum Illustrator {
     }
 
     public static func run(bookAt url: URL, options: IllustrateOptions) async throws -> IllustrateSummary {
-        var (book, bookFile, loaded) = try load(url)
+        let (loadedBook, bookFile, loaded) = try load(url)
+        var book = loadedBook
         if loaded.source != .bookJSON, !options.dryRun {
             options.log("illustrate: \(url.lastPathComponent) is a \(loaded.source); the filled book is written to \(bookFile.lastPathComponent) beside it, the app's file is left as it is")
         }
@@ -127,9 +128,9 @@ public enum Illustrator {
         if settings.palette.isEmpty { settings.palette = palette }
         let provider = settings.makeProvider()
         let journal = Journal(url: journalURL, book: bookFile.lastPathComponent, provider: provider.name, model: provider.model, writes: !options.dryRun)
-        if !options.noReference { book = Self.withoutUnreferenced(book, await journal.unreferenced()) }
-        let plan = IllustrationPlan(book: book, trim: trim, maxImages: options.maxImages)
-        let bookActor = BookFile(book: book, url: bookFile, folder: loaded.folder, writes: !options.dryRun)
+        let remake = options.noReference ? [:] : await journal.unreferenced()
+        let plan = IllustrationPlan(book: Self.withoutUnreferenced(book, remake), trim: trim, maxImages: options.maxImages)
+        let bookActor = BookFile(book: book, url: bookFile, folder: loaded.folder, writes: !options.dryRun, replaceable: remake)
         let context = JobContext(provider: provider, builder: PromptBuilder(book: book), book: bookActor, journal: journal,
                                  options: options, plan: plan, counters: RunCounters(), total: plan.all.count, key: key)
 
@@ -191,8 +192,8 @@ public enum Illustrator {
         }
     }
 
-    /// The book with the pictures an earlier --no-reference run placed emptied again, so they are
-    /// made anew with the main character's picture (only while the book still holds those very files).
+    /// The book as planned: the pictures an earlier --no-reference run placed count as missing, so
+    /// they are made anew with the main character's picture (only while the book still holds those very files).
     static func withoutUnreferenced(_ book: Book, _ made: [String: String]) -> Book {
         var book = book
         if let image = made["cover"], case .path(image)? = book.cover?.photo { book.cover!.photo = nil }
