@@ -56,6 +56,9 @@ struct IllustrateFlags: ParsableArguments {
     @Option(name: .long, help: "Seconds to wait for one call.")
     var timeout: Double = 240
 
+    @Option(name: .long, help: "The longest wait a rate limit may impose before a retry; a page told to wait longer is left for a later run.")
+    var maxWait: Double = 60
+
     func validate() throws {
         guard ProviderName(rawValue: provider) != nil else {
             throw ValidationError("--provider must be one of \(ProviderName.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -64,6 +67,7 @@ struct IllustrateFlags: ParsableArguments {
         guard concurrency >= 1, concurrency <= 64 else { throw ValidationError("--concurrency must be between 1 and 64") }
         if let maxImages, maxImages < 0 { throw ValidationError("--max-images must not be negative") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard maxWait >= 0 else { throw ValidationError("--max-wait must not be negative") }
     }
 
     /// Runs the step and returns the book to render (a new file beside an app's file).
@@ -73,7 +77,7 @@ struct IllustrateFlags: ParsableArguments {
         let settings = ProviderSettings(name: name, model: model, baseURL: baseURL,
                                         apiKey: name.keyVariable.flatMap { env[$0] } ?? "", timeout: timeout)
         let cacheDir = cache.map { URL(fileURLWithPath: $0) } ?? IllustrationCache.defaultDirectory()
-        var retry = RetryPolicy()
+        var retry = RetryPolicy(maxWait: maxWait)
         // Lets tests and the benchmark exercise backoff without waiting seconds.
         if let base = env["BOOKRENDER_RETRY_BASE"].flatMap(Double.init) { retry.baseDelay = base }
         let opts = IllustrateOptions(provider: settings, concurrency: concurrency, maxImages: maxImages,
