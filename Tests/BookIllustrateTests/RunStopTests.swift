@@ -12,15 +12,14 @@ import BookTestSupport
         try JSONDecoder().decode(JournalFile.self, from: Data(contentsOf: dir.appendingPathComponent("book.illustrate.json")))
     }
 
-    static let openRouter401: [String: Any] = ["status": 401, "json": ["error": ["code": 401, "message": "No auth credentials found"]]]
-
     /// Each provider's own rejection of a key: a server that rejects every call.
     @Test(arguments: [(ProviderName.openai, "OPENAI_API_KEY", "invalid_api_key"),
                       (ProviderName.gemini, "GEMINI_API_KEY", "API_KEY_INVALID"),
                       (ProviderName.openrouter, "OPENROUTER_API_KEY", "No auth credentials found")])
     func aRejectedKeyStopsTheRunAfterOneCall(_ provider: ProviderName, _ variable: String, _ reason: String) async throws {
+        let openRouter401: [String: Any] = ["status": 401, "json": ["error": ["code": 401, "message": "No auth credentials found"]]]
         let server = try provider == .openrouter
-            ? ProviderServer(["rules": [["contains": "", "responses": Array(repeating: Self.openRouter401, count: 20)]]])
+            ? ProviderServer(["rules": [["contains": "", "responses": Array(repeating: openRouter401, count: 20)]]])
             : ProviderServer(["key": "a-different-key"])
         let dir = try temporaryDirectory("badkey")
         let url = try makeBook(pages: 4, in: dir)
