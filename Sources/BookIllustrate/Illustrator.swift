@@ -45,12 +45,15 @@ public struct IllustrateSummary: Sendable {
     public var ready: Int
     public var failures: [(label: String, reason: String)]
     public var skipped: Int
+    /// Pictures left for a later run because the provider asked for a longer wait than `--max-wait`.
+    public var postponed: [(label: String, reason: String)] = []
 
     public var lines: [String] {
         var out = ["illustrate: \(ready) of \(needed) picture(s) ready; \(calls) call(s) made, \(cacheHits) cache hit(s)"
                    + (resumed > 0 ? ", \(resumed) resumed from the journal" : "")
                    + (failures.isEmpty ? ", no failures" : ", \(failures.count) failed")
-                   + (skipped > 0 ? ", \(skipped) left for later (--max-images)" : "")]
+                   + (skipped > 0 ? ", \(skipped) left for later (--max-images)" : "")
+                   + (postponed.isEmpty ? "" : ", \(postponed.count) left for a later run (\(postponed[0].reason))")]
         for f in failures { out.append("  failed: \(f.label): \(f.reason) (its placeholder stays)") }
         return out
     }
@@ -60,6 +63,8 @@ public struct IllustrateSummary: Sendable {
 actor RunCounters {
     var calls = 0, cacheHits = 0, resumed = 0, ready = 0, finished = 0
     var failures: [(label: String, reason: String)] = []
+    var postponed: [(label: String, reason: String)] = []
+    func postpone(_ label: String, _ reason: String) { postponed.append((label, reason)) }
     func call() { calls += 1 }
     func hit() { cacheHits += 1 }
     func resume() { resumed += 1 }
@@ -132,7 +137,8 @@ public enum Illustrator {
         let plan = IllustrationPlan(book: Self.withoutUnreferenced(book, remake), trim: trim, maxImages: options.maxImages)
         let bookActor = BookFile(book: book, url: bookFile, folder: loaded.folder, writes: !options.dryRun, replaceable: remake)
         let context = JobContext(provider: provider, builder: PromptBuilder(book: book), book: bookActor, journal: journal,
-                                 options: options, plan: plan, counters: RunCounters(), total: plan.all.count, key: key)
+                                 options: options, plan: plan, counters: RunCounters(), total: plan.all.count, key: key,
+                                 gate: CallGate(confirmed: settings.name.keyVariable == nil))
 
         if !options.noReference, let main = book.characters?.main, let problem = await bookActor.mainCharacterImageProblem() {
             throw IllustrateError("the picture of the main character \(main.name) (characters.main.image) cannot be sent: \(problem); "
@@ -162,10 +168,12 @@ public enum Illustrator {
         await schedule(plan: plan, context: context)
 
         let c = context.counters
-        let summary = IllustrateSummary(bookFile: bookFile, journalFile: journalURL, needed: plan.all.count, calls: await c.calls,
+        var summary = IllustrateSummary(bookFile: bookFile, journalFile: journalURL, needed: plan.all.count, calls: await c.calls,
                                         cacheHits: await c.cacheHits, resumed: await c.resumed, ready: await c.ready,
                                         failures: await c.failures, skipped: plan.skipped.count)
+        summary.postponed = await c.postponed
         summary.lines.forEach { options.log(redact($0, key: key)) }
+        if case .fatal(let message)? = await context.gate.halt { throw IllustrateError(redact(message, key: key)) }
         return summary
     }
 

@@ -14,6 +14,7 @@ struct JobContext: Sendable {
     let total: Int
     /// Only for redacting messages.
     let key: String
+    var gate = CallGate(confirmed: true)
 
     func log(_ line: String) { options.log(redact(line, key: key)) }
 
@@ -67,12 +68,17 @@ struct JobContext: Sendable {
                 return try await store(data, job: job, address: address, note: "ready (cache)", unreferenced: unreferenced)
             }
             for attempt in 1...max(1, options.retry.maxAttempts) {
+                if let halt = await gate.enter() { return await halted(job, halt) }
                 try await journal.set(job.key, label: job.label, .generating, attempt: attempt)
                 await counters.call()
                 do {
-                    var data = try await provider.generate(request)
-                    if (try? ImageProbe.probe(data)) == nil {
-                        data = Data()
+                    let data: Data
+                    switch await call(request) {
+                    case .success(let d): data = d
+                    case .failure(let f): throw f
+                    }
+                    await gate.answered()
+                    guard (try? ImageProbe.probe(data)) != nil else {
                         throw ProviderFailure(.retryable, "\(provider.name) sent bytes that are not a PNG or JPEG image")
                     }
                     options.cache.put(address, data)
@@ -80,6 +86,13 @@ struct JobContext: Sendable {
                                            unreferenced: unreferenced)
                 } catch let failure as ProviderFailure {
                     let reason = redact(failure.reason, key: key)
+                    // The halt is set before the next call may go out.
+                    let halt = await haltFor(failure, reason: reason)
+                    if failure.kind == .badKey || failure.kind == .unreachable { await gate.unanswered() } else { await gate.answered() }
+                    if let halt {
+                        if case .fatal = halt { return await fail(job, reason) }
+                        return await halted(job, halt)
+                    }
                     guard failure.isRetryable, attempt < options.retry.maxAttempts else {
                         let why = failure.isRetryable ? "\(reason) (gave up after \(attempt) attempts)" : reason
                         return await fail(job, why)
@@ -92,6 +105,46 @@ struct JobContext: Sendable {
             }
         } catch {
             await fail(job, redact("\(error)", key: key))
+        }
+    }
+
+    private func call(_ request: GenerationRequest) async -> Result<Data, ProviderFailure> {
+        do throws(ProviderFailure) { return .success(try await provider.generate(request)) } catch { return .failure(error) }
+    }
+
+    /// A failure after which no call of this run can succeed: a rejected key, a provider that
+    /// cannot be reached for a while, a wait longer than `--max-wait`.
+    private func haltFor(_ failure: ProviderFailure, reason: String) async -> Halt? {
+        let halt: Halt
+        switch failure.kind {
+        case .badKey:
+            let variable = options.provider.name.keyVariable.map { "check \($0)" } ?? "check the key"
+            halt = .fatal("\(provider.name) rejected the key (\(reason)); \(variable) and run again; no further picture was requested")
+        case .unreachable:
+            let tally = await gate.connectionFailed(limit: options.retry.connectionAttempts, budget: options.retry.connectionBudget)
+            guard tally.give else { return nil }
+            halt = .fatal("cannot reach \(provider.name) at \(options.provider.baseURL): \(tally.count) connection attempt(s) in a row failed "
+                          + "over \(Int(tally.seconds.rounded())) s (last: \(reason)); check --base-url, the network or the proxy, then run again")
+        case .retryable:
+            guard let wait = failure.retryAfter, wait > options.retry.maxWait else { return nil }
+            halt = .rateLimited(until: Date().addingTimeInterval(wait.rounded(.up)))
+        default:
+            return nil
+        }
+        await gate.stop(halt)
+        return halt
+    }
+
+    /// A page the run will not make now: left pending, so a later run makes it.
+    private func halted(_ job: IllustrationJob, _ halt: Halt) async {
+        switch halt {
+        case .fatal:
+            try? await journal.set(job.key, label: job.label, .pending, reason: "not started: the run stopped")
+        case .rateLimited(let until):
+            let reason = "rate limited until \(Halt.time(until)); run again to resume"
+            try? await journal.set(job.key, label: job.label, .pending, reason: reason)
+            await counters.postpone(job.label, reason)
+            log("illustrate: \(job.label) (\(job.key)): \(reason)")
         }
     }
 

@@ -5,6 +5,9 @@ public struct ProviderFailure: Error, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         /// 408, 429 rate limits, 5xx, timeouts and dropped connections.
         case retryable
+        /// No connection could be made (refused, no route, unknown host, connect time-out): retried,
+        /// but a run gives up after a few in a row.
+        case unreachable
         /// Moderation, safety blocks, a 200 without an image.
         case refused
         /// 401/403, Gemini's API_KEY_INVALID, a missing key.
@@ -23,7 +26,7 @@ public struct ProviderFailure: Error, Sendable, CustomStringConvertible {
         self.kind = kind; self.reason = reason; self.retryAfter = retryAfter
     }
 
-    public var isRetryable: Bool { kind == .retryable }
+    public var isRetryable: Bool { kind == .retryable || kind == .unreachable }
     public var description: String { reason }
 }
 

@@ -10,7 +10,8 @@ struct Illustrate: ParsableCommand {
         Keys come from OPENAI_API_KEY, GEMINI_API_KEY or OPENROUTER_API_KEY. A journal beside the book \
         (BOOK.illustrate.json) lets an interrupted run resume; pictures are cached by content under \
         $XDG_CACHE_HOME/bookrender/illustrations (or ~/.cache/…). Exit 0 even when some pages failed: \
-        they keep their placeholder and the summary names them.
+        they keep their placeholder and the summary names them. A rejected key or a provider that cannot \
+        be reached ends the run (exit 70); a rate limit longer than --max-wait leaves pages for a later run.
         """)
 
     @Argument(help: "The book: bookrender's book.json, or a \(SourceFormat.appNames) file.")
@@ -62,6 +63,9 @@ struct IllustrateFlags: ParsableArguments {
     @Option(name: .long, help: "Seconds to wait for another illustrate or export --fill-missing on the same book to finish.")
     var lockWait: Double = 30
 
+    @Option(name: .long, help: "The longest wait a rate limit may impose before a retry; a page told to wait longer is left for a later run.")
+    var maxWait: Double = 60
+
     func validate() throws {
         guard ProviderName(rawValue: provider) != nil else {
             throw ValidationError("--provider must be one of \(ProviderName.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -71,6 +75,7 @@ struct IllustrateFlags: ParsableArguments {
         if let maxImages, maxImages < 0 { throw ValidationError("--max-images must not be negative") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         guard lockWait >= 0 else { throw ValidationError("--lock-wait must not be negative") }
+        guard maxWait >= 0 else { throw ValidationError("--max-wait must not be negative") }
     }
 
     /// Runs the step and returns the book to render (a new file beside an app's file).
@@ -80,7 +85,7 @@ struct IllustrateFlags: ParsableArguments {
         let settings = ProviderSettings(name: name, model: model, baseURL: baseURL,
                                         apiKey: name.keyVariable.flatMap { env[$0] } ?? "", timeout: timeout)
         let cacheDir = cache.map { URL(fileURLWithPath: $0) } ?? IllustrationCache.defaultDirectory()
-        var retry = RetryPolicy()
+        var retry = RetryPolicy(maxWait: maxWait)
         // Lets tests and the benchmark exercise backoff without waiting seconds.
         if let base = env["BOOKRENDER_RETRY_BASE"].flatMap(Double.init) { retry.baseDelay = base }
         let opts = IllustrateOptions(provider: settings, concurrency: concurrency, maxImages: maxImages,
