@@ -113,6 +113,22 @@ class Handler(BaseHTTPRequestHandler):
         finally:
             self.leave()
 
+    def do_GET(self):
+        # No API here answers GET; it is logged all the same, so a test sees any request that arrives.
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        data = json.dumps({"error": {"message": "not found", "code": 404}}).encode()
+        self.send_response(404)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        now = time.time()
+        record = {"provider": "unknown", "path": self.path, "headers": headers, "prompt": "", "images": [], "fields": {},
+                  "arrival": now, "finish": now, "inflight": 0, "status": 404}
+        with LOCK:
+            with open(self.server.log_path, "a") as log:
+                log.write(json.dumps(record) + "\n")
+
     def leave(self):
         # Called before the answer goes out: a client may send its next request the instant it reads
         # this one, and that must not count as one more in flight.
