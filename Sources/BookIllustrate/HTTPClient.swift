@@ -137,7 +137,7 @@ final class HTTPClient: Sendable {
             return ProviderFailure(.noCredit, what)
         case 400 where codes.contains("api_key_invalid"):
             return ProviderFailure(.badKey, what)
-        case 400 where codes.contains { refusalCodes.contains($0) }:
+        case 400 where !refusalCodes.isDisjoint(with: codes):
             return ProviderFailure(.refused, what)
         case 403:
             return ProviderFailure(.badKey, what)

@@ -42,7 +42,7 @@ import BookTestSupport
         #expect(!r.stderr.contains(testKey))
     }
 
-    static let redirects: [(ProviderName, Int)] = [.openai, .gemini, .openrouter].flatMap { p in [301, 302, 303, 307, 308].map { (p, $0) } }
+    static let redirects: [(ProviderName, Int)] = [ProviderName.openai, .gemini, .openrouter].flatMap { p in [301, 302, 303, 307, 308].map { (p, $0) } }
 
     /// Whatever the provider and the kind of redirect, the other origin receives nothing: not the
     /// request, not the key in its header.
