@@ -28,7 +28,7 @@ LOCK = threading.Lock()
 STATE = {"inflight": 0, "counts": {}}
 
 
-# The fields each endpoint knows; like the real APIs, anything else is a 400 naming the field.
+# The fields each endpoint knows (OpenAI's edits take multipart, its generations JSON); like the real APIs, anything else is a 400 naming the field.
 OPENAI_EDITS = {"model", "prompt", "n", "size", "quality", "output_format", "output_compression", "background",
                 "moderation", "user", "mask", "input_fidelity", "partial_images", "stream"}
 OPENAI_GENERATIONS = OPENAI_EDITS - {"mask", "input_fidelity"} | {"style", "response_format"}
@@ -40,9 +40,9 @@ OPENROUTER_TOP = {"model", "models", "messages", "modalities", "image_config", "
                   "max_tokens", "temperature", "top_p", "seed", "user", "transforms", "reasoning", "response_format"}
 
 
-def unknown_field(provider, path, fields):
+def unknown_field(provider, multipart, fields):
     if provider == "openai":
-        known = OPENAI_EDITS if path.startswith("/v1/images/edits") else OPENAI_GENERATIONS
+        known = OPENAI_EDITS if multipart else OPENAI_GENERATIONS
         for name in sorted(fields):
             if name not in known or (name == "input_fidelity" and fields.get("model") not in INPUT_FIDELITY_MODELS):
                 return (400, {"error": {"message": "Unknown parameter: '%s'." % name, "type": "invalid_request_error",
@@ -192,7 +192,7 @@ class Handler(BaseHTTPRequestHandler):
                             images.append({"mime": mm.group(1) if mm else None, "size": len(data),
                                            "sha256": hashlib.sha256(data).hexdigest()})
 
-        reject = reject or unknown_field(provider, path, fields)
+        reject = reject or unknown_field(provider, "multipart/form-data" in headers.get("content-type", ""), fields)
         key = control.get("key")
         given = headers.get("x-goog-api-key") if provider == "gemini" else headers.get("authorization", "").removeprefix("Bearer ")
         response = None
