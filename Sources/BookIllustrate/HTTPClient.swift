@@ -134,6 +134,9 @@ final class HTTPClient: Sendable {
         return configuration
     }
 
+    /// OpenAI's safety refusals: the picture was declined, trying the same prompt again will not help.
+    static let refusalCodes: Set<String> = ["moderation_blocked", "content_policy_violation"]
+
     /// The classification every provider shares; provider-specific cases are checked first by the caller.
     static func classify(_ r: HTTPResponse, provider: String) -> ProviderFailure {
         let body = ProviderErrorBody(r.body)
@@ -151,7 +154,7 @@ final class HTTPClient: Sendable {
             return ProviderFailure(.noCredit, what)
         case 400 where codes.contains("api_key_invalid"):
             return ProviderFailure(.badKey, what)
-        case 400 where codes.contains("moderation_blocked"):
+        case 400 where !refusalCodes.isDisjoint(with: codes):
             return ProviderFailure(.refused, what)
         case 403:
             return ProviderFailure(.badKey, what)

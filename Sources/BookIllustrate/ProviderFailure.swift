@@ -37,6 +37,10 @@ struct ProviderErrorBody {
     var status: String?
     var reasons: [String] = []
     var retryDelay: Double?
+    /// OpenRouter's moderation marks: `metadata.flagged_input` or `metadata.reasons`.
+    var flagged = false
+    /// OpenRouter's spent budget: `metadata.limit_source`.
+    var limitSource: String?
 
     init(_ data: Data) {
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
@@ -49,7 +53,11 @@ struct ProviderErrorBody {
             if let r = detail["reason"] as? String { reasons.append(r) }
             if let d = detail["retryDelay"] as? String ?? detail["retry_delay"] as? String { retryDelay = RetryHint.duration(d) }
         }
-        if let meta = error["metadata"] as? [String: Any], let r = meta["reasons"] as? [String] { reasons += r }
+        if let meta = error["metadata"] as? [String: Any] {
+            if let r = meta["reasons"] as? [String] { reasons += r }
+            flagged = meta["flagged_input"] != nil || meta["reasons"] != nil
+            limitSource = meta["limit_source"] as? String
+        }
     }
 
     var summary: String {

@@ -48,7 +48,7 @@ struct IllustrateFlags: ParsableArguments {
     @Flag(name: .long, help: "Print each prompt, the reference images and the estimated cost; send nothing.")
     var dryRun = false
 
-    @Option(name: .long, help: "Replace the provider's scheme and host, e.g. http://127.0.0.1:8080 for a proxy.")
+    @Option(name: .long, help: "Replace everything before the API path (scheme, host, port, path prefix); the provider's path, e.g. /v1/images/edits, is appended. Default: https://api.openai.com, https://generativelanguage.googleapis.com, https://openrouter.ai/api.")
     var baseURL: String?
 
     @Option(name: .long, help: "The picture cache folder.")
