@@ -17,14 +17,17 @@ public struct IllustrateOptions: Sendable {
     public var log: @Sendable (String) -> Void
     /// The --dry-run listing (stdout in the CLI).
     public var output: @Sendable (String) -> Void
+    /// Each picture's state as it changes, then the summary (`--events`).
+    public var events: (@Sendable (IllustrationEvent) -> Void)?
 
     public init(provider: ProviderSettings, concurrency: Int = 4, maxImages: Int? = nil, resolution: Resolution = .print,
                 dryRun: Bool = false, cache: IllustrationCache = IllustrationCache(directory: IllustrationCache.defaultDirectory()),
                 retry: RetryPolicy = RetryPolicy(), log: @escaping @Sendable (String) -> Void = { _ in },
-                output: @escaping @Sendable (String) -> Void = { _ in }) {
+                output: @escaping @Sendable (String) -> Void = { _ in },
+                events: (@Sendable (IllustrationEvent) -> Void)? = nil) {
         self.provider = provider; self.concurrency = max(1, concurrency); self.maxImages = maxImages
         self.resolution = resolution; self.dryRun = dryRun; self.cache = cache; self.retry = retry
-        self.log = log; self.output = output
+        self.log = log; self.output = output; self.events = events
     }
 }
 
@@ -108,7 +111,8 @@ public enum Illustrator {
         let provider = settings.makeProvider()
         let plan = IllustrationPlan(book: book, trim: trim, maxImages: options.maxImages)
         let bookActor = BookFile(book: book, url: bookFile, folder: loaded.folder, writes: !options.dryRun)
-        let journal = Journal(url: journalURL, book: bookFile.lastPathComponent, provider: provider.name, model: provider.model, writes: !options.dryRun)
+        let journal = Journal(url: journalURL, book: bookFile.lastPathComponent, provider: provider.name, model: provider.model, writes: !options.dryRun,
+                              events: options.events)
         let context = JobContext(provider: provider, builder: PromptBuilder(book: book), book: bookActor, journal: journal,
                                  options: options, plan: plan, counters: RunCounters(), total: plan.all.count, key: key)
 
@@ -130,6 +134,7 @@ public enum Illustrator {
                                         cacheHits: await c.cacheHits, resumed: await c.resumed, ready: await c.ready,
                                         failures: await c.failures, skipped: plan.skipped.count)
         summary.lines.forEach { options.log(redact($0, key: key)) }
+        options.events?(.summary(summary))
         return summary
     }
 
