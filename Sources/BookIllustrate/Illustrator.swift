@@ -21,15 +21,18 @@ public struct IllustrateOptions: Sendable {
     public var log: @Sendable (String) -> Void
     /// The --dry-run listing (stdout in the CLI).
     public var output: @Sendable (String) -> Void
+    /// Each picture's state as it changes, then the summary (`--events`).
+    public var events: (@Sendable (IllustrationEvent) -> Void)?
 
     public init(provider: ProviderSettings, concurrency: Int = 4, maxImages: Int? = nil, resolution: Resolution = .print,
                 dryRun: Bool = false, cache: IllustrationCache = IllustrationCache(directory: IllustrationCache.defaultDirectory()),
                 retry: RetryPolicy = RetryPolicy(), noReference: Bool = false, lockWait: Double = 30, log: @escaping @Sendable (String) -> Void = { _ in },
-                output: @escaping @Sendable (String) -> Void = { _ in }) {
+                output: @escaping @Sendable (String) -> Void = { _ in },
+                events: (@Sendable (IllustrationEvent) -> Void)? = nil) {
         self.provider = provider; self.concurrency = max(1, concurrency); self.maxImages = maxImages
         self.resolution = resolution; self.dryRun = dryRun; self.cache = cache; self.retry = retry
         self.noReference = noReference; self.lockWait = lockWait
-        self.log = log; self.output = output
+        self.log = log; self.output = output; self.events = events
     }
 }
 
@@ -132,7 +135,8 @@ public enum Illustrator {
         var settings = options.provider
         if settings.palette.isEmpty { settings.palette = palette }
         let provider = settings.makeProvider()
-        let journal = Journal(url: journalURL, book: bookFile.lastPathComponent, provider: provider.name, model: provider.model, writes: !options.dryRun)
+        let journal = Journal(url: journalURL, book: bookFile.lastPathComponent, provider: provider.name, model: provider.model, writes: !options.dryRun,
+                              events: options.events)
         let remake = options.noReference ? [:] : await journal.unreferenced()
         let plan = IllustrationPlan(book: Self.withoutUnreferenced(book, remake), trim: trim, maxImages: options.maxImages)
         let bookActor = BookFile(book: book, url: bookFile, folder: loaded.folder, writes: !options.dryRun, replaceable: remake)
@@ -173,6 +177,7 @@ public enum Illustrator {
                                         failures: await c.failures, skipped: plan.skipped.count)
         summary.postponed = await c.postponed
         summary.lines.forEach { options.log(redact($0, key: key)) }
+        options.events?(.summary(summary))
         if case .fatal(let message)? = await context.gate.halt { throw IllustrateError(redact(message, key: key)) }
         return summary
     }

@@ -30,10 +30,14 @@ actor Journal {
     private(set) var file: JournalFile
     /// A dry run reads the journal but never writes it.
     let writes: Bool
+    /// Told of every state written, for `--events`.
+    let events: (@Sendable (IllustrationEvent) -> Void)?
 
-    init(url: URL, book: String, provider: String, model: String, writes: Bool) {
+    init(url: URL, book: String, provider: String, model: String, writes: Bool,
+         events: (@Sendable (IllustrationEvent) -> Void)? = nil) {
         self.url = url
         self.writes = writes
+        self.events = writes ? events : nil
         var file = JournalFile(book: book, provider: provider, model: model, pages: [:])
         if let data = try? Data(contentsOf: url), let old = try? JSONDecoder().decode(JournalFile.self, from: data) {
             file.pages = old.pages
@@ -45,6 +49,7 @@ actor Journal {
     func reusable(_ key: String, request: String, folder: URL) -> String? {
         guard let e = file.pages[key], e.state == .ready, e.request == request, let image = e.image,
               FileManager.default.fileExists(atPath: folder.appendingPathComponent(image).path) else { return nil }
+        events?(.change(key, e))
         return image
     }
 
@@ -52,8 +57,12 @@ actor Journal {
              request: String? = nil, reason: String? = nil) throws {
         // A ready picture stays on record until its job decides whether it still fits the request.
         if state == .pending || state == .scheduled, file.pages[key]?.state == .ready { return }
-        file.pages[key] = JournalEntry(label: label, state: state, attempt: attempt, image: image, request: request, reason: reason)
+        // A settled picture keeps the count of the attempts it took, for --status.
+        let attempt = attempt ?? (state == .ready || state == .failed ? file.pages[key]?.attempt : nil)
+        let entry = JournalEntry(label: label, state: state, attempt: attempt, image: image, request: request, reason: reason)
+        file.pages[key] = entry
         try save()
+        events?(.change(key, entry))
     }
 
     /// Pictures placed in the book without the main character's picture, by job key.

@@ -11,7 +11,9 @@ struct Illustrate: ParsableCommand {
         (BOOK.illustrate.json) lets an interrupted run resume; pictures are cached by content under \
         $XDG_CACHE_HOME/bookrender/illustrations (or ~/.cache/…). Exit 0 even when some pages failed: \
         they keep their placeholder and the summary names them. A rejected key or a provider that cannot \
-        be reached ends the run (exit 70); a rate limit longer than --max-wait leaves pages for a later run.
+        be reached ends the run (exit 70); a rate limit longer than --max-wait leaves pages for a later run. \
+        --status lists each picture's state \
+        from the journal (no call is made); --events streams state changes as JSON Lines.
         """)
 
     @Argument(help: "The book: bookrender's book.json, or a \(SourceFormat.appNames) file.")
@@ -19,9 +21,42 @@ struct Illustrate: ParsableCommand {
 
     @OptionGroup var options: IllustrateFlags
 
+    @Flag(name: .long, help: "List each picture's state, attempts, last error and cost class from the journal; call no provider.")
+    var status = false
+
+    @Flag(name: .long, help: "With --status: JSON (schema/illustrate-status.schema.json).")
+    var json = false
+
+    @Flag(name: .long, help: "Stream each picture's state changes, then a summary, as JSON Lines on stdout.")
+    var events = false
+
+    @Option(name: .long, help: "Write the --events lines to this file instead of stdout.")
+    var eventsFile: String?
+
+    func validate() throws {
+        if json, !status { throw ValidationError("--json goes with --status") }
+        if status, events || eventsFile != nil { throw ValidationError("--status reads the journal; --events belongs to a run") }
+        if options.dryRun, events || eventsFile != nil { throw ValidationError("--dry-run changes no state, so it has no --events") }
+    }
+
     func run() throws {
         do throws(BookRenderError) {
-            _ = try options.fill(book)
+            if status {
+                let s = try Illustration.status(bookAt: URL(fileURLWithPath: book))
+                if json { Console.json(s) } else { s.lines.forEach(Console.out) }
+                return
+            }
+            var sink: (@Sendable (IllustrationEvent) -> Void)?
+            if let eventsFile {
+                guard FileManager.default.createFile(atPath: eventsFile, contents: nil),
+                      let handle = FileHandle(forWritingAtPath: eventsFile) else {
+                    throw BookRenderError(.unwritableOutput, "cannot write the events to \(eventsFile); choose a writable path")
+                }
+                sink = IllustrationEvent.jsonLines(to: handle)
+            } else if events {
+                sink = IllustrationEvent.jsonLines(to: .standardOutput)
+            }
+            _ = try options.fill(book, events: sink)
         } catch {
             throw Exit.fail(error)
         }
@@ -79,7 +114,7 @@ struct IllustrateFlags: ParsableArguments {
     }
 
     /// Runs the step and returns the book to render (a new file beside an app's file).
-    func fill(_ book: String) throws(BookRenderError) -> URL {
+    func fill(_ book: String, events: (@Sendable (IllustrationEvent) -> Void)? = nil) throws(BookRenderError) -> URL {
         let name = ProviderName(rawValue: provider)!
         let env = ProcessInfo.processInfo.environment
         let settings = ProviderSettings(name: name, model: model, baseURL: baseURL,
@@ -92,7 +127,7 @@ struct IllustrateFlags: ParsableArguments {
                                      resolution: IllustrationResolution(rawValue: resolution)!, dryRun: dryRun,
                                      cache: IllustrationCache(directory: cacheDir), retry: retry,
                                      noReference: noReference, lockWait: lockWait,
-                                     log: { Console.error($0) }, output: { Console.out($0) })
+                                     log: { Console.error($0) }, output: { Console.out($0) }, events: events)
         return try Illustration.run(bookAt: URL(fileURLWithPath: book), options: opts).bookFile
     }
 }
