@@ -52,7 +52,8 @@ let package = Package(
         .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CGraphics",
                                                        .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                        .product(name: "NIOCore", package: "swift-nio"),
-                                                       .product(name: "NIOHTTP1", package: "swift-nio")]),
+                                                       .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                       .product(name: "NIOPosix", package: "swift-nio")]),
         // The library product: the pipeline as an API that the CLI, batch and tests call.
         .target(name: "BookRenderKit", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout",
                                                       "BookRender", "BookCompare", "BookIllustrate"]),

@@ -15,6 +15,9 @@ or when no rule matches, it succeeds with a small PNG. A RESPONSE is {"status": 
 {"kind": "echo_key", "status": 401, "form": "whole"|"masked"|"base64"} (an error whose message repeats the
 key, as some providers do: whole, as its ends around a mask, or inside base64).
 
+A request with a field its endpoint does not know (for OpenAI, also `input_fidelity` to a model that does not
+take it) gets the API's 400, as the real services answer.
+
 Each request is logged as one JSON line: path, headers, prompt, images (mime type, size, sha256),
 form fields, arrival and finish times, requests in flight on arrival, status sent.
 """
@@ -23,6 +26,37 @@ from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 
 LOCK = threading.Lock()
 STATE = {"inflight": 0, "counts": {}}
+
+
+# The fields each endpoint knows (OpenAI's edits take multipart, its generations JSON); like the real APIs, anything else is a 400 naming the field.
+OPENAI_EDITS = {"model", "prompt", "n", "size", "quality", "output_format", "output_compression", "background",
+                "moderation", "user", "mask", "input_fidelity", "partial_images", "stream"}
+OPENAI_GENERATIONS = OPENAI_EDITS - {"mask", "input_fidelity"} | {"style", "response_format"}
+# input_fidelity is known to these models only (the OpenAI SDK's list); gpt-image-1-mini rejects it.
+INPUT_FIDELITY_MODELS = {"gpt-image-1", "gpt-image-1.5"}
+GEMINI_TOP = {"contents", "generationConfig", "generation_config", "safetySettings", "safety_settings",
+              "systemInstruction", "system_instruction", "tools", "toolConfig", "tool_config", "cachedContent", "cached_content"}
+OPENROUTER_TOP = {"model", "models", "messages", "modalities", "image_config", "stream", "provider", "route", "usage",
+                  "max_tokens", "temperature", "top_p", "seed", "user", "transforms", "reasoning", "response_format"}
+
+
+def unknown_field(provider, multipart, fields):
+    if provider == "openai":
+        known = OPENAI_EDITS if multipart else OPENAI_GENERATIONS
+        for name in sorted(fields):
+            if name not in known or (name == "input_fidelity" and fields.get("model") not in INPUT_FIDELITY_MODELS):
+                return (400, {"error": {"message": "Unknown parameter: '%s'." % name, "type": "invalid_request_error",
+                                        "param": name, "code": "unknown_parameter"}})
+    elif provider == "gemini":
+        for name in sorted(fields):
+            if name not in GEMINI_TOP:
+                return (400, {"error": {"code": 400, "message": 'Invalid JSON payload received. Unknown name "%s": Cannot find field.' % name,
+                                        "status": "INVALID_ARGUMENT"}})
+    elif provider == "openrouter":
+        for name in sorted(fields):
+            if name not in OPENROUTER_TOP:
+                return (400, {"error": {"code": 400, "message": "Unrecognized key: \"%s\"" % name}})
+    return None
 
 
 def tiny_png(seed):
@@ -78,6 +112,22 @@ class Handler(BaseHTTPRequestHandler):
             self.handle_request(arrival, inflight)
         finally:
             self.leave()
+
+    def do_GET(self):
+        # No API here answers GET; it is logged all the same, so a test sees any request that arrives.
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        data = json.dumps({"error": {"message": "not found", "code": 404}}).encode()
+        self.send_response(404)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        now = time.time()
+        record = {"provider": "unknown", "path": self.path, "headers": headers, "prompt": "", "images": [], "fields": {},
+                  "arrival": now, "finish": now, "inflight": 0, "status": 404}
+        with LOCK:
+            with open(self.server.log_path, "a") as log:
+                log.write(json.dumps(record) + "\n")
 
     def leave(self):
         # Called before the answer goes out: a client may send its next request the instant it reads
@@ -142,6 +192,7 @@ class Handler(BaseHTTPRequestHandler):
                             images.append({"mime": mm.group(1) if mm else None, "size": len(data),
                                            "sha256": hashlib.sha256(data).hexdigest()})
 
+        reject = reject or unknown_field(provider, "multipart/form-data" in headers.get("content-type", ""), fields)
         key = control.get("key")
         given = headers.get("x-goog-api-key") if provider == "gemini" else headers.get("authorization", "").removeprefix("Bearer ")
         response = None

@@ -11,8 +11,18 @@ actor BookFile {
     let folder: URL
     let writes: Bool
 
-    init(book: Book, url: URL, folder: URL, writes: Bool) {
-        self.book = book; self.url = url; self.folder = folder; self.writes = writes
+    /// Pictures an earlier run made without the main character's picture, by job key: the one place
+    /// a picture already in the book is replaced, while the book still points at that very file.
+    let replaceable: [String: String]
+
+    init(book: Book, url: URL, folder: URL, writes: Bool, replaceable: [String: String] = [:]) {
+        self.book = book; self.url = url; self.folder = folder; self.writes = writes; self.replaceable = replaceable
+    }
+
+    private func isEmpty(_ ref: ImageRef?, _ key: String) -> Bool {
+        guard let ref else { return true }
+        if case .path(let p) = ref, let made = replaceable[key] { return p == made }
+        return false
     }
 
     /// Writes the picture under images/ (never over a file that exists: names carry the content hash)
@@ -33,11 +43,11 @@ actor BookFile {
             guard book.characters?.main != nil, book.characters?.main?.image == nil else { return }
             book.characters!.main!.image = .path(path)
         case .cover:
-            guard book.cover?.photo == nil else { return }
+            guard isEmpty(book.cover?.photo, job.key) else { return }
             if book.cover == nil { book.cover = Cover(title: book.title, subtitle: book.subtitle) }
             book.cover!.photo = .path(path)
         case .page:
-            guard let i = job.pageIndex, book.pages.indices.contains(i), var picture = book.pages[i].picture, picture.image == nil else { return }
+            guard let i = job.pageIndex, book.pages.indices.contains(i), var picture = book.pages[i].picture, isEmpty(picture.image, job.key) else { return }
             picture.image = .path(path)
             book.pages[i].picture = picture
         }
@@ -55,6 +65,24 @@ actor BookFile {
     }
 
     func mainCharacterImage() -> (Data, String)? { imageData(book.characters?.main?.image) }
+
+    /// Why the main character's picture the book names cannot be sent; nil when it can (or none is named).
+    func mainCharacterImageProblem() -> String? {
+        guard case .path(let p)? = book.characters?.main?.image else { return nil }
+        do {
+            guard try BookFolder(folder).openFile(p).readAll() != nil else { return "\(p) could not be read" }
+            return nil
+        } catch {
+            switch error {
+            case .missing: return "\(p) does not exist in \(folder.path)"
+            case .outside: return "\(p) is outside the book's folder"
+            case .link(let path, let target): return "\(path) is a symbolic link (to \(target)), which is not followed"
+            case .notA(let expected, let found): return "\(p) is \(found), not \(expected)"
+            case .changed: return "\(p) changed while it was being opened"
+            case .unreadable(let reason): return "\(p) cannot be read: \(reason)"
+            }
+        }
+    }
     func pageImage(_ index: Int) -> (Data, String)? { book.pages.indices.contains(index) ? imageData(book.pages[index].picture?.image) : nil }
     func coverPhoto() -> (Data, String)? { imageData(book.cover?.photo) }
 }

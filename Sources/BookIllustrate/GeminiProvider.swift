@@ -16,8 +16,7 @@ struct GeminiProvider: NamedProvider {
 
     func sizeKey(for request: GenerationRequest) -> String { request.job.aspect.gemini }
 
-    /// About 1290 output tokens at $30 per million.
-    func estimatedCost(_ request: GenerationRequest) -> Double? { 0.039 }
+    func estimatedCost(_ request: GenerationRequest) -> Double? { ModelCapabilities.of(model, provider: .gemini).price(request.resolution) }
 
     func generate(_ request: GenerationRequest) async throws(ProviderFailure) -> Data {
         var parts: [[String: Any]] = [["text": request.prompt]]

@@ -3,6 +3,7 @@ import Synchronization
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// A request as the providers build it.
 struct HTTPRequest: Sendable {
@@ -79,10 +80,26 @@ final class HTTPClient: Sendable {
             var headers: [String: String] = [:]
             for field in response.headers { headers[field.name.lowercased()] = field.value }
             return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
-        } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .connectTimeout].contains(error) {
+        } catch let error as HTTPClientError where error == .connectTimeout {
+            throw ProviderFailure(.unreachable, "no connection to \(Origin(request.url)?.description ?? request.url.absoluteString) within \(Int(timeout)) s")
+        } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout].contains(error) {
             throw ProviderFailure(.retryable, "timed out after \(Int(timeout)) s")
+        } catch where Self.isConnectionFailure(error) {
+            throw ProviderFailure(.unreachable, "cannot connect to \(Origin(request.url)?.description ?? request.url.absoluteString): \(error)")
         } catch {
             throw ProviderFailure(.retryable, "network error: \(error)")
+        }
+    }
+
+    /// A connection that was never made, as opposed to one dropped after the request went out.
+    static func isConnectionFailure(_ error: any Error) -> Bool {
+        switch error {
+        case is NIOConnectionError: return true
+        case let e as ChannelError:
+            if case .connectTimeout = e { return true }
+            return false
+        case let e as IOError: return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL].contains(e.errnoCode)
+        default: return false
         }
     }
 
@@ -117,6 +134,9 @@ final class HTTPClient: Sendable {
         return configuration
     }
 
+    /// OpenAI's safety refusals: the picture was declined, trying the same prompt again will not help.
+    static let refusalCodes: Set<String> = ["moderation_blocked", "content_policy_violation"]
+
     /// The classification every provider shares; provider-specific cases are checked first by the caller.
     static func classify(_ r: HTTPResponse, provider: String) -> ProviderFailure {
         let body = ProviderErrorBody(r.body)
@@ -134,7 +154,7 @@ final class HTTPClient: Sendable {
             return ProviderFailure(.noCredit, what)
         case 400 where codes.contains("api_key_invalid"):
             return ProviderFailure(.badKey, what)
-        case 400 where codes.contains("moderation_blocked"):
+        case 400 where !refusalCodes.isDisjoint(with: codes):
             return ProviderFailure(.refused, what)
         case 403:
             return ProviderFailure(.badKey, what)

@@ -29,7 +29,7 @@ public struct IllustrationPlan: Sendable {
         }
         var cover: IllustrationJob?
         if book.kind == .storybook, book.cover?.photo == nil {
-            cover = IllustrationJob(kind: .cover, key: "cover", scene: book.cover?.subtitle ?? "", aspect: page, label: "cover")
+            cover = IllustrationJob(kind: .cover, key: "cover", scene: book.cover?.subtitle ?? book.subtitle ?? "", aspect: page, label: "cover")
         }
         var pages: [IllustrationJob] = []
         let firstIndex = book.pages.firstIndex { $0.picture?.generation != nil }

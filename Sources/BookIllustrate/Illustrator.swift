@@ -13,18 +13,26 @@ public struct IllustrateOptions: Sendable {
     public var dryRun: Bool
     public var cache: IllustrationCache
     public var retry: RetryPolicy
+    /// Go on when the main character's picture cannot be had (--no-reference); pictures made so are not recorded as ready.
+    public var noReference: Bool
+    /// Seconds to wait for another run on the same book to finish before giving up (--lock-wait).
+    public var lockWait: Double
     /// Progress and failures (stderr in the CLI).
     public var log: @Sendable (String) -> Void
     /// The --dry-run listing (stdout in the CLI).
     public var output: @Sendable (String) -> Void
+    /// Each picture's state as it changes, then the summary (`--events`).
+    public var events: (@Sendable (IllustrationEvent) -> Void)?
 
     public init(provider: ProviderSettings, concurrency: Int = 4, maxImages: Int? = nil, resolution: Resolution = .print,
                 dryRun: Bool = false, cache: IllustrationCache = IllustrationCache(directory: IllustrationCache.defaultDirectory()),
-                retry: RetryPolicy = RetryPolicy(), log: @escaping @Sendable (String) -> Void = { _ in },
-                output: @escaping @Sendable (String) -> Void = { _ in }) {
+                retry: RetryPolicy = RetryPolicy(), noReference: Bool = false, lockWait: Double = 30, log: @escaping @Sendable (String) -> Void = { _ in },
+                output: @escaping @Sendable (String) -> Void = { _ in },
+                events: (@Sendable (IllustrationEvent) -> Void)? = nil) {
         self.provider = provider; self.concurrency = max(1, concurrency); self.maxImages = maxImages
         self.resolution = resolution; self.dryRun = dryRun; self.cache = cache; self.retry = retry
-        self.log = log; self.output = output
+        self.noReference = noReference; self.lockWait = lockWait
+        self.log = log; self.output = output; self.events = events
     }
 }
 
@@ -40,12 +48,15 @@ public struct IllustrateSummary: Sendable {
     public var ready: Int
     public var failures: [(label: String, reason: String)]
     public var skipped: Int
+    /// Pictures left for a later run because the provider asked for a longer wait than `--max-wait`.
+    public var postponed: [(label: String, reason: String)] = []
 
     public var lines: [String] {
         var out = ["illustrate: \(ready) of \(needed) picture(s) ready; \(calls) call(s) made, \(cacheHits) cache hit(s)"
                    + (resumed > 0 ? ", \(resumed) resumed from the journal" : "")
                    + (failures.isEmpty ? ", no failures" : ", \(failures.count) failed")
-                   + (skipped > 0 ? ", \(skipped) left for later (--max-images)" : "")]
+                   + (skipped > 0 ? ", \(skipped) left for later (--max-images)" : "")
+                   + (postponed.isEmpty ? "" : ", \(postponed.count) left for a later run (\(postponed[0].reason))")]
         for f in failures { out.append("  failed: \(f.label): \(f.reason) (its placeholder stays)") }
         return out
     }
@@ -55,6 +66,8 @@ public struct IllustrateSummary: Sendable {
 actor RunCounters {
     var calls = 0, cacheHits = 0, resumed = 0, ready = 0, finished = 0
     var failures: [(label: String, reason: String)] = []
+    var postponed: [(label: String, reason: String)] = []
+    func postpone(_ label: String, _ reason: String) { postponed.append((label, reason)) }
     func call() { calls += 1 }
     func hit() { cacheHits += 1 }
     func resume() { resumed += 1 }
@@ -75,19 +88,35 @@ public enum Illustrator {
         return try box.result!.get()
     }
 
-    public static func run(bookAt url: URL, options: IllustrateOptions) async throws -> IllustrateSummary {
+    /// The book to fill in and the file it is written to (beside an app's file, never over it).
+    static func load(_ url: URL) throws -> (book: Book, file: URL, loaded: LoadedBook) {
         let loaded = try BookLoader.load(contentsOf: url)
         var book = loaded.book
         var bookFile = url.hasDirectoryPath || url.pathExtension.isEmpty && FileManager.default.fileExists(atPath: url.appendingPathComponent("book.json").path)
             ? url.appendingPathComponent("book.json") : url
         if loaded.source != .bookJSON {
-            // The app's own file is never rewritten: the filled book goes beside it.
             let derived = bookFile.deletingPathExtension().appendingPathExtension("book.json")
             if let existing = try? BookLoader.load(contentsOf: derived), existing.source == .bookJSON { book = existing.book }
             bookFile = derived
-            if !options.dryRun { options.log("illustrate: \(url.lastPathComponent) is a \(loaded.source); the filled book is written to \(derived.lastPathComponent) beside it, the app's file is left as it is") }
+        }
+        return (book, bookFile, loaded)
+    }
+
+    public static func run(bookAt url: URL, options: IllustrateOptions) async throws -> IllustrateSummary {
+        let (loadedBook, bookFile, loaded) = try load(url)
+        var book = loadedBook
+        if loaded.source != .bookJSON, !options.dryRun {
+            options.log("illustrate: \(url.lastPathComponent) is a \(loaded.source); the filled book is written to \(bookFile.lastPathComponent) beside it, the app's file is left as it is")
         }
         let journalURL = bookFile.deletingPathExtension().appendingPathExtension("illustrate.json")
+        // Held until this function returns: a second run on the book waits, then finds the pictures made.
+        var lock: JournalLock?
+        defer { lock?.release() }
+        if !options.dryRun {
+            let (taken, waited) = try await JournalLock.acquire(journal: journalURL, wait: options.lockWait, log: options.log)
+            lock = taken
+            if waited { book = try load(url).book }
+        }
         if !options.dryRun {
             // Files the user made read-only are theirs to keep, even the book this run fills in.
             for file in [bookFile, journalURL] {
@@ -106,12 +135,20 @@ public enum Illustrator {
         var settings = options.provider
         if settings.palette.isEmpty { settings.palette = palette }
         let provider = settings.makeProvider()
-        let plan = IllustrationPlan(book: book, trim: trim, maxImages: options.maxImages)
-        let bookActor = BookFile(book: book, url: bookFile, folder: loaded.folder, writes: !options.dryRun)
-        let journal = Journal(url: journalURL, book: bookFile.lastPathComponent, provider: provider.name, model: provider.model, writes: !options.dryRun)
+        let journal = Journal(url: journalURL, book: bookFile.lastPathComponent, provider: provider.name, model: provider.model, writes: !options.dryRun,
+                              events: options.events)
+        let remake = options.noReference ? [:] : await journal.unreferenced()
+        let plan = IllustrationPlan(book: Self.withoutUnreferenced(book, remake), trim: trim, maxImages: options.maxImages)
+        let bookActor = BookFile(book: book, url: bookFile, folder: loaded.folder, writes: !options.dryRun, replaceable: remake)
         let context = JobContext(provider: provider, builder: PromptBuilder(book: book), book: bookActor, journal: journal,
-                                 options: options, plan: plan, counters: RunCounters(), total: plan.all.count, key: key)
+                                 options: options, plan: plan, counters: RunCounters(), total: plan.all.count, key: key,
+                                 gate: CallGate(confirmed: settings.name.keyVariable == nil))
 
+        if !options.noReference, let main = book.characters?.main, let problem = await bookActor.mainCharacterImageProblem() {
+            throw IllustrateError("the picture of the main character \(main.name) (characters.main.image) cannot be sent: \(problem); "
+                                  + "put the picture there, or remove characters.main.image so one is made first, "
+                                  + "or pass --no-reference to make the pictures without it")
+        }
         if options.dryRun {
             await DryRun.print(plan: plan, context: context)
             return IllustrateSummary(bookFile: bookFile, journalFile: journalURL, needed: plan.all.count, calls: 0, cacheHits: 0,
@@ -122,14 +159,26 @@ public enum Illustrator {
         else { options.log("illustrate: \(plan.all.count) picture(s) to make with \(provider.name) (\(provider.model)), \(options.concurrency) at a time") }
 
         // Everything depends on the character's picture, so it is made alone, first.
-        if let c = plan.character { await context.run(c) }
+        if let c = plan.character {
+            await context.run(c)
+            if await bookActor.mainCharacterImage() == nil, !options.noReference {
+                let reason = await context.counters.failures.last?.reason ?? "it was not made"
+                let name = book.characters?.main?.name ?? "the main character"
+                throw IllustrateError("the picture of the main character \(name) could not be made (\(reason)), so no page was requested: "
+                                      + "every page is drawn from it. Run again to retry, or set characters.main.image to a picture of \(name), "
+                                      + "or pass --no-reference to make the pages without it")
+            }
+        }
         await schedule(plan: plan, context: context)
 
         let c = context.counters
-        let summary = IllustrateSummary(bookFile: bookFile, journalFile: journalURL, needed: plan.all.count, calls: await c.calls,
+        var summary = IllustrateSummary(bookFile: bookFile, journalFile: journalURL, needed: plan.all.count, calls: await c.calls,
                                         cacheHits: await c.cacheHits, resumed: await c.resumed, ready: await c.ready,
                                         failures: await c.failures, skipped: plan.skipped.count)
+        summary.postponed = await c.postponed
         summary.lines.forEach { options.log(redact($0, key: key)) }
+        options.events?(.summary(summary))
+        if case .fatal(let message)? = await context.gate.halt { throw IllustrateError(redact(message, key: key)) }
         return summary
     }
 
@@ -154,6 +203,19 @@ public enum Illustrator {
                 if finished == plan.firstPageJob { ready += gated; gated = [] }
             }
         }
+    }
+
+    /// The book as planned: the pictures an earlier --no-reference run placed count as missing, so
+    /// they are made anew with the main character's picture (only while the book still holds those very files).
+    static func withoutUnreferenced(_ book: Book, _ made: [String: String]) -> Book {
+        var book = book
+        if let image = made["cover"], case .path(image)? = book.cover?.photo { book.cover!.photo = nil }
+        for (i, p) in book.pages.enumerated() {
+            guard let image = made[p.id ?? "page-\(i + 1)"], var picture = p.picture, case .path(image)? = picture.image else { continue }
+            picture.image = nil
+            book.pages[i].picture = picture
+        }
+        return book
     }
 
     /// The trim (for aspect ratios) and the palette (for the local provider) from the book's theme.

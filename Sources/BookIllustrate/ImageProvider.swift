@@ -29,7 +29,7 @@ protocol NamedProvider: ImageProvider {
 public struct ProviderSettings: Sendable {
     public var name: ProviderName
     public var model: String
-    /// Replaces the scheme and host (and any path prefix) of the provider's address.
+    /// Everything before the API path (scheme, host, port, path prefix); `endpoint` appends the path.
     public var baseURL: String
     /// Never printed, logged or written: only placed in the request's auth header.
     var apiKey: String

@@ -14,6 +14,7 @@ struct JobContext: Sendable {
     let total: Int
     /// Only for redacting messages.
     let key: String
+    var gate = CallGate(confirmed: true)
 
     func log(_ line: String) { options.log(redact(line, key: key)) }
 
@@ -43,9 +44,19 @@ struct JobContext: Sendable {
                                   prompt: request.prompt, references: request.references.map(\.hash))
     }
 
+    /// A page or cover asked for without the main character's picture the book declares.
+    func lacksReference(_ job: IllustrationJob, _ request: GenerationRequest) async -> Bool {
+        guard job.kind != .character, await book.book.characters?.main != nil else { return false }
+        return !request.references.contains { $0.role == .mainCharacter }
+    }
+
     func run(_ job: IllustrationJob) async {
         let request = await request(for: job)
         let address = address(of: request)
+        let unreferenced = await lacksReference(job, request)
+        if unreferenced, !options.noReference {
+            return await fail(job, "the main character's picture is missing, so this picture was not asked for (--no-reference makes it without)")
+        }
         do {
             if let image = await journal.reusable(job.key, request: address, folder: book.folder) {
                 try await book.apply(image, to: job)
@@ -54,21 +65,34 @@ struct JobContext: Sendable {
             }
             if let data = options.cache.get(address), (try? ImageProbe.probe(data)) != nil {
                 await counters.hit()
-                return try await store(data, job: job, address: address, note: "ready (cache)")
+                return try await store(data, job: job, address: address, note: "ready (cache)", unreferenced: unreferenced)
             }
             for attempt in 1...max(1, options.retry.maxAttempts) {
+                if let halt = await gate.enter() { return await halted(job, halt) }
                 try await journal.set(job.key, label: job.label, .generating, attempt: attempt)
                 await counters.call()
                 do {
-                    var data = try await provider.generate(request)
-                    if (try? ImageProbe.probe(data)) == nil {
-                        data = Data()
+                    let data: Data
+                    switch await call(request) {
+                    case .success(let d): data = d
+                    case .failure(let f): throw f
+                    }
+                    await gate.answered()
+                    guard (try? ImageProbe.probe(data)) != nil else {
                         throw ProviderFailure(.retryable, "\(provider.name) sent bytes that are not a PNG or JPEG image")
                     }
                     options.cache.put(address, data)
-                    return try await store(data, job: job, address: address, note: attempt > 1 ? "ready after \(attempt) attempts" : "ready")
+                    return try await store(data, job: job, address: address, note: attempt > 1 ? "ready after \(attempt) attempts" : "ready",
+                                           unreferenced: unreferenced)
                 } catch let failure as ProviderFailure {
                     let reason = redact(failure.reason, key: key)
+                    // The halt is set before the next call may go out.
+                    let halt = await haltFor(failure, reason: reason)
+                    if failure.kind == .badKey || failure.kind == .unreachable { await gate.unanswered() } else { await gate.answered() }
+                    if let halt {
+                        if case .fatal = halt { return await fail(job, reason) }
+                        return await halted(job, halt)
+                    }
                     guard failure.isRetryable, attempt < options.retry.maxAttempts else {
                         let why = failure.isRetryable ? "\(reason) (gave up after \(attempt) attempts)" : reason
                         return await fail(job, why)
@@ -84,11 +108,51 @@ struct JobContext: Sendable {
         }
     }
 
-    private func store(_ data: Data, job: IllustrationJob, address: String, note: String) async throws {
+    private func call(_ request: GenerationRequest) async -> Result<Data, ProviderFailure> {
+        do throws(ProviderFailure) { return .success(try await provider.generate(request)) } catch { return .failure(error) }
+    }
+
+    /// A failure after which no call of this run can succeed: a rejected key, a provider that
+    /// cannot be reached for a while, a wait longer than `--max-wait`.
+    private func haltFor(_ failure: ProviderFailure, reason: String) async -> Halt? {
+        let halt: Halt
+        switch failure.kind {
+        case .badKey:
+            let variable = options.provider.name.keyVariable.map { "check \($0)" } ?? "check the key"
+            halt = .fatal("\(provider.name) rejected the key (\(reason)); \(variable) and run again; no further picture was requested")
+        case .unreachable:
+            let tally = await gate.connectionFailed(limit: options.retry.connectionAttempts, budget: options.retry.connectionBudget)
+            guard tally.give else { return nil }
+            halt = .fatal("cannot reach \(provider.name) at \(options.provider.baseURL): \(tally.count) connection attempt(s) in a row failed "
+                          + "over \(Int(tally.seconds.rounded())) s (last: \(reason)); check --base-url, the network or the proxy, then run again")
+        case .retryable:
+            guard let wait = failure.retryAfter, wait > options.retry.maxWait else { return nil }
+            halt = .rateLimited(until: Date().addingTimeInterval(wait.rounded(.up)))
+        default:
+            return nil
+        }
+        await gate.stop(halt)
+        return halt
+    }
+
+    /// A page the run will not make now: left pending, so a later run makes it.
+    private func halted(_ job: IllustrationJob, _ halt: Halt) async {
+        switch halt {
+        case .fatal:
+            try? await journal.set(job.key, label: job.label, .pending, reason: "not started: the run stopped")
+        case .rateLimited(let until):
+            let reason = "rate limited until \(Halt.time(until)); run again to resume"
+            try? await journal.set(job.key, label: job.label, .pending, reason: reason)
+            await counters.postpone(job.label, reason)
+            log("illustrate: \(job.label) (\(job.key)): \(reason)")
+        }
+    }
+
+    private func store(_ data: Data, job: IllustrationJob, address: String, note: String, unreferenced: Bool = false) async throws {
         let path = try await book.store(data, for: job)
-        try await journal.set(job.key, label: job.label, .ready, image: path, request: address)
+        try await journal.set(job.key, label: job.label, unreferenced ? .unreferenced : .ready, image: path, request: address)
         try await book.apply(path, to: job)
-        await finish(job, ok: true, note: "\(note) → \(path)")
+        await finish(job, ok: true, note: "\(note)\(unreferenced ? " without the main character's picture" : "") → \(path)")
     }
 
     private func fail(_ job: IllustrationJob, _ reason: String) async {

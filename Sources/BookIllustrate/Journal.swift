@@ -4,7 +4,9 @@ import BookBase
 /// Each picture's state, written beside the book (atomically, on every change) so a run killed at
 /// any point can be resumed without paying again for what was already made.
 public struct JournalEntry: Codable, Sendable, Equatable {
-    public enum State: String, Codable, Sendable { case pending, scheduled, generating, retrying, ready, failed }
+    /// `unreferenced`: made and placed in the book without the main character's picture the book
+    /// declares (--no-reference); never taken as done, so a later run with the picture makes it again.
+    public enum State: String, Codable, Sendable { case pending, scheduled, generating, retrying, ready, failed, unreferenced }
     public var label: String
     public var state: State
     /// The attempt under way (or the one that will follow a `retrying`).
@@ -28,10 +30,14 @@ actor Journal {
     private(set) var file: JournalFile
     /// A dry run reads the journal but never writes it.
     let writes: Bool
+    /// Told of every state written, for `--events`.
+    let events: (@Sendable (IllustrationEvent) -> Void)?
 
-    init(url: URL, book: String, provider: String, model: String, writes: Bool) {
+    init(url: URL, book: String, provider: String, model: String, writes: Bool,
+         events: (@Sendable (IllustrationEvent) -> Void)? = nil) {
         self.url = url
         self.writes = writes
+        self.events = writes ? events : nil
         var file = JournalFile(book: book, provider: provider, model: model, pages: [:])
         if let data = try? Data(contentsOf: url), let old = try? JSONDecoder().decode(JournalFile.self, from: data) {
             file.pages = old.pages
@@ -43,6 +49,7 @@ actor Journal {
     func reusable(_ key: String, request: String, folder: URL) -> String? {
         guard let e = file.pages[key], e.state == .ready, e.request == request, let image = e.image,
               FileManager.default.fileExists(atPath: folder.appendingPathComponent(image).path) else { return nil }
+        events?(.change(key, e))
         return image
     }
 
@@ -50,8 +57,17 @@ actor Journal {
              request: String? = nil, reason: String? = nil) throws {
         // A ready picture stays on record until its job decides whether it still fits the request.
         if state == .pending || state == .scheduled, file.pages[key]?.state == .ready { return }
-        file.pages[key] = JournalEntry(label: label, state: state, attempt: attempt, image: image, request: request, reason: reason)
+        // A settled picture keeps the count of the attempts it took, for --status.
+        let attempt = attempt ?? (state == .ready || state == .failed ? file.pages[key]?.attempt : nil)
+        let entry = JournalEntry(label: label, state: state, attempt: attempt, image: image, request: request, reason: reason)
+        file.pages[key] = entry
         try save()
+        events?(.change(key, entry))
+    }
+
+    /// Pictures placed in the book without the main character's picture, by job key.
+    func unreferenced() -> [String: String] {
+        file.pages.compactMapValues { $0.state == .unreferenced ? $0.image : nil }
     }
 
     func save() throws {

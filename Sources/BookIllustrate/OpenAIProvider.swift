@@ -18,11 +18,10 @@ struct OpenAIProvider: NamedProvider {
 
     func sizeKey(for request: GenerationRequest) -> String { "\(request.job.aspect.openAISize)/\(quality(request.resolution))" }
 
-    /// The reference's gpt-image-1 1024×1536 prices; other sizes cost about the same or less.
-    func estimatedCost(_ request: GenerationRequest) -> Double? { request.resolution == .preview ? 0.016 : 0.25 }
+    var capabilities: ModelCapabilities { .of(model, provider: .openai) }
 
-    /// `input_fidelity` exists only on gpt-image-1.
-    var supportsInputFidelity: Bool { model == "gpt-image-1" }
+    /// The 1024×1536 price; other sizes cost about the same or less.
+    func estimatedCost(_ request: GenerationRequest) -> Double? { capabilities.price(request.resolution) }
 
     func generate(_ request: GenerationRequest) async throws(ProviderFailure) -> Data {
         var http: HTTPRequest
@@ -41,7 +40,7 @@ struct OpenAIProvider: NamedProvider {
             form.field("size", request.job.aspect.openAISize)
             form.field("quality", quality(request.resolution))
             form.field("output_format", "png")
-            if supportsInputFidelity { form.field("input_fidelity", "high") }
+            if capabilities.inputFidelity { form.field("input_fidelity", "high") }
             for (i, ref) in request.references.enumerated() {
                 form.file("image[]", filename: "reference-\(i + 1).\(ref.fileExtension)", contentType: ref.mimeType, data: ref.data)
             }

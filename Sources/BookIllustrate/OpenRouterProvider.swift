@@ -16,8 +16,8 @@ struct OpenRouterProvider: NamedProvider {
 
     func sizeKey(for request: GenerationRequest) -> String { request.job.aspect.gemini }
 
-    /// Each response carries its real `usage.cost`; before a call only Gemini's price is known.
-    func estimatedCost(_ request: GenerationRequest) -> Double? { model.contains("gemini") ? 0.039 : nil }
+    /// Each response carries its real `usage.cost`; before a call only the table's prices are known.
+    func estimatedCost(_ request: GenerationRequest) -> Double? { ModelCapabilities.of(model, provider: .openrouter).price(request.resolution) }
 
     func generate(_ request: GenerationRequest) async throws(ProviderFailure) -> Data {
         var content: [[String: Any]] = [["type": "text", "text": request.prompt]]
@@ -37,11 +37,27 @@ struct OpenRouterProvider: NamedProvider {
         http.setValue("application/json", forHTTPHeaderField: "Content-Type")
         http.setValue("Bearer \(settings.apiKey)", forHTTPHeaderField: "Authorization")
         let r = try await client.send(http)
-        if r.status == 403 {
-            throw ProviderFailure(.refused, "openrouter moderation: \(ProviderErrorBody(r.body).summary)")
-        }
+        if r.status == 403 { throw Self.forbidden(r) }
         guard r.status == 200 else { throw HTTPClient.classify(r, provider: name) }
         return try Self.image(in: r)
+    }
+
+    /// OpenRouter answers 403 for three different things, and only its moderation is about the
+    /// picture: a guardrail is the account's own rule (allowed models and providers, a budget, a
+    /// prompt-injection filter), and a permission is the key's.
+    static func forbidden(_ r: HTTPResponse) -> ProviderFailure {
+        let body = ProviderErrorBody(r.body)
+        let message = body.message?.lowercased() ?? ""
+        if body.flagged || message.contains("moderation") || message.contains("flagged") {
+            return ProviderFailure(.refused, "openrouter moderation: \(body.summary)")
+        }
+        if let limit = body.limitSource {
+            return ProviderFailure(.noCredit, "openrouter budget limit (\(limit)): \(body.summary)")
+        }
+        if message.contains("guardrail") || message.contains("request blocked") {
+            return ProviderFailure(.invalid, "openrouter guardrail: \(body.summary) (see the account's or key's guardrails in OpenRouter's settings)")
+        }
+        return ProviderFailure(.badKey, "openrouter permission denied: \(body.summary) (the key may not use this model or endpoint)")
     }
 
     static func image(in r: HTTPResponse) throws(ProviderFailure) -> Data {

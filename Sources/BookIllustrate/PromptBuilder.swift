@@ -34,8 +34,9 @@ public struct PromptBuilder: Sendable {
         switch job.kind {
         case .cover:
             var s = "SCENE: The front cover illustration of the children's book \"\(book.title)\"."
-            if let sub = book.subtitle { s += " \(sub)." }
-            if !job.scene.isEmpty { s += " \(job.scene)" }
+            // The plan gives the cover the subtitle it will show as its scene.
+            let subtitle = job.scene.trimmingCharacters(in: .whitespaces)
+            if !subtitle.isEmpty { s += " \(subtitle)" + (subtitle.hasSuffix(".") ? "" : ".") }
             return s
         default:
             return "SCENE (\(job.label)): \(job.scene)"

@@ -5,6 +5,9 @@ public struct ProviderFailure: Error, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         /// 408, 429 rate limits, 5xx, timeouts and dropped connections.
         case retryable
+        /// No connection could be made (refused, no route, unknown host, connect time-out): retried,
+        /// but a run gives up after a few in a row.
+        case unreachable
         /// Moderation, safety blocks, a 200 without an image.
         case refused
         /// 401/403, Gemini's API_KEY_INVALID, a missing key.
@@ -23,7 +26,7 @@ public struct ProviderFailure: Error, Sendable, CustomStringConvertible {
         self.kind = kind; self.reason = reason; self.retryAfter = retryAfter
     }
 
-    public var isRetryable: Bool { kind == .retryable }
+    public var isRetryable: Bool { kind == .retryable || kind == .unreachable }
     public var description: String { reason }
 }
 
@@ -34,6 +37,10 @@ struct ProviderErrorBody {
     var status: String?
     var reasons: [String] = []
     var retryDelay: Double?
+    /// OpenRouter's moderation marks: `metadata.flagged_input` or `metadata.reasons`.
+    var flagged = false
+    /// OpenRouter's spent budget: `metadata.limit_source`.
+    var limitSource: String?
 
     init(_ data: Data) {
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
@@ -46,7 +53,11 @@ struct ProviderErrorBody {
             if let r = detail["reason"] as? String { reasons.append(r) }
             if let d = detail["retryDelay"] as? String ?? detail["retry_delay"] as? String { retryDelay = RetryHint.duration(d) }
         }
-        if let meta = error["metadata"] as? [String: Any], let r = meta["reasons"] as? [String] { reasons += r }
+        if let meta = error["metadata"] as? [String: Any] {
+            if let r = meta["reasons"] as? [String] { reasons += r }
+            flagged = meta["flagged_input"] != nil || meta["reasons"] != nil
+            limitSource = meta["limit_source"] as? String
+        }
     }
 
     var summary: String {

@@ -117,7 +117,7 @@ extension BookDocument {
     /// With `strict`, an error or a missing glyph stops the export.
     private func refuseUnderStrict(_ tree: PageTree) throws(BookRenderError) {
         guard settings.strict, let bad = tree.findings.first(where: { $0.severity == .error || $0.kind == .missingGlyph }) else { return }
-        throw BookRenderError(.invalidBook, "--strict: \(bad)", diagnostics: [Diagnostic(bad)])
+        throw BookRenderError(.invalidBook, "--strict: \(bad.located)", diagnostics: [Diagnostic(bad)])
     }
 }
 

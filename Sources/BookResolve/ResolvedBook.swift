@@ -96,13 +96,16 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
         self.physicalPages = physicalPages; self.message = message
     }
 
-    public var description: String {
-        var parts: [String] = [severity.rawValue]
+    public var description: String { "\(severity.rawValue): \(located)" }
+
+    /// Where and what, without the severity: for a message whose reader already prints "error:".
+    public var located: String {
+        var parts: [String] = []
         if !physicalPages.isEmpty {
             parts.append(physicalPages.count == 1 ? "page \(physicalPages[0])" :
                 "pages \(physicalPages.first!)–\(physicalPages.last!)")
         }
         if let s = sourcePage { parts.append("$.pages[\(s)]") }
-        return parts.joined(separator: ": ") + ": " + message
+        return (parts + [message]).joined(separator: ": ")
     }
 }

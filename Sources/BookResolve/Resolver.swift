@@ -115,7 +115,7 @@ public struct Resolver {
 
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
-            throw ResolveError(errors.map(\.description).joined(separator: "\n")
+            throw ResolveError(errors.map(\.located).joined(separator: "\n")
                 + "\n(--strict: add the images, or export without --strict to draw placeholders)")
         }
 

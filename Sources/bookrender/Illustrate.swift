@@ -10,7 +10,10 @@ struct Illustrate: ParsableCommand {
         Keys come from OPENAI_API_KEY, GEMINI_API_KEY or OPENROUTER_API_KEY. A journal beside the book \
         (BOOK.illustrate.json) lets an interrupted run resume; pictures are cached by content under \
         $XDG_CACHE_HOME/bookrender/illustrations (or ~/.cache/…). Exit 0 even when some pages failed: \
-        they keep their placeholder and the summary names them.
+        they keep their placeholder and the summary names them. A rejected key or a provider that cannot \
+        be reached ends the run (exit 70); a rate limit longer than --max-wait leaves pages for a later run. \
+        --status lists each picture's state \
+        from the journal (no call is made); --events streams state changes as JSON Lines.
         """)
 
     @Argument(help: "The book: bookrender's book.json, or a \(SourceFormat.appNames) file.")
@@ -18,9 +21,42 @@ struct Illustrate: ParsableCommand {
 
     @OptionGroup var options: IllustrateFlags
 
+    @Flag(name: .long, help: "List each picture's state, attempts, last error and cost class from the journal; call no provider.")
+    var status = false
+
+    @Flag(name: .long, help: "With --status: JSON (schema/illustrate-status.schema.json).")
+    var json = false
+
+    @Flag(name: .long, help: "Stream each picture's state changes, then a summary, as JSON Lines on stdout.")
+    var events = false
+
+    @Option(name: .long, help: "Write the --events lines to this file instead of stdout.")
+    var eventsFile: String?
+
+    func validate() throws {
+        if json, !status { throw ValidationError("--json goes with --status") }
+        if status, events || eventsFile != nil { throw ValidationError("--status reads the journal; --events belongs to a run") }
+        if options.dryRun, events || eventsFile != nil { throw ValidationError("--dry-run changes no state, so it has no --events") }
+    }
+
     func run() throws {
         do throws(BookRenderError) {
-            _ = try options.fill(book)
+            if status {
+                let s = try Illustration.status(bookAt: URL(fileURLWithPath: book))
+                if json { Console.json(s) } else { s.lines.forEach(Console.out) }
+                return
+            }
+            var sink: (@Sendable (IllustrationEvent) -> Void)?
+            if let eventsFile {
+                guard FileManager.default.createFile(atPath: eventsFile, contents: nil),
+                      let handle = FileHandle(forWritingAtPath: eventsFile) else {
+                    throw BookRenderError(.unwritableOutput, "cannot write the events to \(eventsFile); choose a writable path")
+                }
+                sink = IllustrationEvent.jsonLines(to: handle)
+            } else if events {
+                sink = IllustrationEvent.jsonLines(to: .standardOutput)
+            }
+            _ = try options.fill(book, events: sink)
         } catch {
             throw Exit.fail(error)
         }
@@ -47,7 +83,7 @@ struct IllustrateFlags: ParsableArguments {
     @Flag(name: .long, help: "Print each prompt, the reference images and the estimated cost; send nothing.")
     var dryRun = false
 
-    @Option(name: .long, help: "Replace the provider's scheme and host, e.g. http://127.0.0.1:8080 for a proxy.")
+    @Option(name: .long, help: "Replace everything before the API path (scheme, host, port, path prefix); the provider's path, e.g. /v1/images/edits, is appended. Default: https://api.openai.com, https://generativelanguage.googleapis.com, https://openrouter.ai/api.")
     var baseURL: String?
 
     @Option(name: .long, help: "The picture cache folder.")
@@ -55,6 +91,15 @@ struct IllustrateFlags: ParsableArguments {
 
     @Option(name: .long, help: "Seconds to wait for one call.")
     var timeout: Double = 240
+
+    @Flag(name: .long, help: "Go on without the main character's picture when it cannot be read or made (pictures so made are redone by a later run).")
+    var noReference = false
+
+    @Option(name: .long, help: "Seconds to wait for another illustrate or export --fill-missing on the same book to finish.")
+    var lockWait: Double = 30
+
+    @Option(name: .long, help: "The longest wait a rate limit may impose before a retry; a page told to wait longer is left for a later run.")
+    var maxWait: Double = 60
 
     func validate() throws {
         guard ProviderName(rawValue: provider) != nil else {
@@ -64,22 +109,25 @@ struct IllustrateFlags: ParsableArguments {
         guard concurrency >= 1, concurrency <= 64 else { throw ValidationError("--concurrency must be between 1 and 64") }
         if let maxImages, maxImages < 0 { throw ValidationError("--max-images must not be negative") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard lockWait >= 0 else { throw ValidationError("--lock-wait must not be negative") }
+        guard maxWait >= 0 else { throw ValidationError("--max-wait must not be negative") }
     }
 
     /// Runs the step and returns the book to render (a new file beside an app's file).
-    func fill(_ book: String) throws(BookRenderError) -> URL {
+    func fill(_ book: String, events: (@Sendable (IllustrationEvent) -> Void)? = nil) throws(BookRenderError) -> URL {
         let name = ProviderName(rawValue: provider)!
         let env = ProcessInfo.processInfo.environment
         let settings = ProviderSettings(name: name, model: model, baseURL: baseURL,
                                         apiKey: name.keyVariable.flatMap { env[$0] } ?? "", timeout: timeout)
         let cacheDir = cache.map { URL(fileURLWithPath: $0) } ?? IllustrationCache.defaultDirectory()
-        var retry = RetryPolicy()
+        var retry = RetryPolicy(maxWait: maxWait)
         // Lets tests and the benchmark exercise backoff without waiting seconds.
         if let base = env["BOOKRENDER_RETRY_BASE"].flatMap(Double.init) { retry.baseDelay = base }
         let opts = IllustrateOptions(provider: settings, concurrency: concurrency, maxImages: maxImages,
                                      resolution: IllustrationResolution(rawValue: resolution)!, dryRun: dryRun,
                                      cache: IllustrationCache(directory: cacheDir), retry: retry,
-                                     log: { Console.error($0) }, output: { Console.out($0) })
+                                     noReference: noReference, lockWait: lockWait,
+                                     log: { Console.error($0) }, output: { Console.out($0) }, events: events)
         return try Illustration.run(bookAt: URL(fileURLWithPath: book), options: opts).bookFile
     }
 }

@@ -46,7 +46,7 @@ import BookTestSupport
         #expect(failure?.reason == "timed out after 1 s")
     }
 
-    @Test func aClosedPortIsARetryableNetworkError() async throws {
+    @Test func aClosedPortIsAnUnreachableAddress() async throws {
         // A port that was just free: bind, note it, close.
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
@@ -57,8 +57,9 @@ import BookTestSupport
         let port = UInt16(bigEndian: address.sin_port)
         let request = HTTPRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/v1/images/generations")))
         let failure = await #expect(throws: ProviderFailure.self) { _ = try await HTTPClient(timeout: 5).send(request) }
-        #expect(failure?.kind == .retryable)
-        #expect(failure?.reason.hasPrefix("network error: ") == true, "\(failure?.reason ?? "")")
+        #expect(failure?.kind == .unreachable)
+        #expect(failure?.isRetryable == true)
+        #expect(failure?.reason.hasPrefix("cannot connect to http://127.0.0.1:\(port): ") == true, "\(failure?.reason ?? "")")
         #expect(failure?.reason.localizedCaseInsensitiveContains("refused") == true, "\(failure?.reason ?? "")")
     }
 }

@@ -122,4 +122,21 @@ import BookTestSupport
         }
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.pdf").path))
     }
+
+    /// `--base-url` replaces everything before the API path, a path prefix included, as its help says.
+    @Test func theBaseURLKeepsItsPathPrefixAndTheHelpSaysSo() throws {
+        let server = try ProviderServer(["key": testKey])
+        let dir = try temporaryDirectory("base-url-prefix")
+        let url = try makeBook(pages: 1, in: dir)
+        let r = try run(Repository.binary.path, ["illustrate", url.path, "--provider", "openrouter", "--base-url", server.baseURL + "/proxy/",
+                                                 "--cache", dir.appendingPathComponent("cache").path],
+                        environment: environment(["OPENROUTER_API_KEY": testKey]))
+        #expect(r.status == 0, "\(r.stderr)")
+        let paths = Set(try server.requests().map(\.path))
+        #expect(paths == ["/proxy/v1/chat/completions"], "\(paths)")
+        let help = try run(Repository.binary.path, ["illustrate", "--help"], environment: environment())
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("Replace everything before the API path (scheme, host, port, path prefix)"), "\(help.stdout)")
+        #expect(text.contains("/v1/images/edits, is appended"), "\(help.stdout)")
+    }
 }

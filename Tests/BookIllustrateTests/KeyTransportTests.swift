@@ -42,13 +42,20 @@ import BookTestSupport
         #expect(!r.stderr.contains(testKey))
     }
 
-    @Test func aRedirectToAnotherOriginIsNotFollowed() async throws {
+    static let redirects: [(ProviderName, Int)] = [ProviderName.openai, .gemini, .openrouter].flatMap { p in [301, 302, 303, 307, 308].map { (p, $0) } }
+
+    /// Whatever the provider and the kind of redirect, the other origin receives nothing: not the
+    /// request, not the key in its header.
+    @Test(arguments: redirects)
+    func aRedirectToAnotherOriginIsNotFollowed(_ provider: ProviderName, _ status: Int) async throws {
         let elsewhere = try ProviderServer()
-        let redirect: [String: Any] = ["status": 307, "headers": ["Location": elsewhere.baseURL + "/v1/images/generations"]]
+        let path = ["openai": "/v1/images/edits", "gemini": "/v1beta/models/m:generateContent", "openrouter": "/v1/chat/completions"][provider.rawValue]!
+        let redirect: [String: Any] = ["status": status, "headers": ["Location": elsewhere.baseURL + path]]
         let server = try ProviderServer(["key": testKey, "rules": [["contains": "", "responses": Array(repeating: redirect, count: 20)]]])
         let dir = try temporaryDirectory("redirect")
         let url = try makeBook(pages: 1, in: dir, characterImage: true)
-        let summary = try await Illustrator.run(bookAt: url, options: options(.openai, server: server, cache: dir.appendingPathComponent("cache")))
+        let summary = try await Illustrator.run(bookAt: url, options: options(provider, server: server, cache: dir.appendingPathComponent("cache")))
+        #expect(try server.requests().contains { $0.status == status }, "the configured server was asked")
         let received = try elsewhere.requests()
         #expect(received.isEmpty, "the other origin received \(received.map(\.headers))")
         #expect(summary.ready == 0)

@@ -68,6 +68,20 @@ import BookConfig
         #expect(!prompt.contains("reference image shows"))
     }
 
+    /// The subtitle the cover shows is said once, whether it is the book's, the cover's, or both.
+    @Test(arguments: [("Ducks", nil), (nil, "Ducks"), ("Ducks", "Ducks"), ("Geese", "Ducks")] as [(String?, String?)])
+    func coverPromptSaysTheSubtitleOnce(_ bookSubtitle: String?, _ coverSubtitle: String?) throws {
+        var b = book([])
+        b.subtitle = bookSubtitle
+        b.cover = Cover(subtitle: coverSubtitle)
+        let cover = try #require(IllustrationPlan(book: b, trim: .default).first.first { $0.kind == .cover })
+        let prompt = PromptBuilder(book: b).prompt(for: cover, hasCharacterReference: false, hasStyleReference: false)
+        let scene = try #require(prompt.split(separator: "\n\n").first)
+        #expect(scene == "SCENE: The front cover illustration of the children's book \"T\". Ducks.", "\(prompt)")
+        #expect(prompt.components(separatedBy: "Ducks").count == 2, "\(prompt)")
+        #expect(!prompt.contains("Geese"))
+    }
+
     @Test func characterPromptIsRogers() {
         let prompt = PromptBuilder(book: book([])).characterPrompt(aspect: AspectRatio(width: 3, height: 4))
         #expect(prompt.hasPrefix("Create a VERTICAL PORTRAIT-ORIENTED colorful cartoon illustration of this child named Emma for a children's storybook. The illustration should be in 3:4 aspect ratio (portrait orientation). Make it friendly and cheerful with bright, vibrant colors and a simple background. No text or words on the image."))

@@ -56,6 +56,44 @@ import BookTestSupport
         #expect(book.cover?.photo != nil)
     }
 
+    /// Each model gets exactly the fields it takes: the server answers an unknown one with a 400.
+    @Test(arguments: [("gpt-image-1", true), ("gpt-image-1.5", true), ("gpt-image-1-mini", false), ("gpt-image-9-unlisted", false)])
+    func openAIFieldsFollowTheModel(_ model: String, _ fidelity: Bool) async throws {
+        let server = try ProviderServer(["key": testKey])
+        let dir = try temporaryDirectory("wire-model")
+        let url = try makeBook(pages: 1, in: dir)
+        var opts = options(.openai, server: server, cache: dir.appendingPathComponent("cache"))
+        opts.provider.model = model
+        let summary = try await Illustrator.run(bookAt: url, options: opts)
+        #expect(summary.failures.isEmpty, "\(summary.failures)")
+        let requests = try server.requests()
+        #expect(!requests.isEmpty)
+        var expected: Set<String> = ["model", "prompt", "n", "size", "quality", "output_format"]
+        if fidelity { expected.insert("input_fidelity") }
+        for r in requests {
+            #expect(r.path == "/v1/images/edits")
+            #expect(Set(r.fields.keys) == expected, "\(model): \(r.fields.keys.sorted())")
+            #expect(r.fields["model"] == model)
+        }
+    }
+
+    @Test func aFieldTheModelDoesNotTakeIsRejectedByTheServer() async throws {
+        let server = try ProviderServer(["key": testKey])
+        var request = HTTPRequest(url: try #require(URL(string: server.baseURL + "/v1/images/edits")))
+        var form = Multipart()
+        form.field("model", "gpt-image-1-mini")
+        form.field("prompt", "a lighthouse")
+        form.field("input_fidelity", "high")
+        form.file("image[]", filename: "r.png", contentType: "image/png", data: TestImages.tinyPNG(3))
+        request.httpMethod = "POST"
+        request.httpBody = form.finished()
+        request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer \(testKey)", forHTTPHeaderField: "Authorization")
+        let response = try await HTTPClient(timeout: 10).send(request)
+        #expect(response.status == 400)
+        #expect(ProviderErrorBody(response.body).message == "Unknown parameter: 'input_fidelity'.")
+    }
+
     @Test func openAIGenerationsWithoutReferences() async throws {
         let server = try ProviderServer(["key": testKey])
         let dir = try temporaryDirectory("wire-gen")

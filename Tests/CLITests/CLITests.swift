@@ -89,6 +89,9 @@ import BookRenderKit
         let s = try bookrender(["export", book, "-o", pdf, "--strict"])
         #expect(s.status == 65)
         #expect(s.stderr.contains("gone.jpg"))
+        // The console says "error:" once, not again for the finding it reports.
+        #expect(s.stderr.hasPrefix("error: ") && s.stderr.components(separatedBy: "error:").count == 2, "\(s.stderr)")
+        #expect(!s.stderr.contains("error: error:"), "\(s.stderr)")
         #expect(!FileManager.default.fileExists(atPath: pdf))
     }
 

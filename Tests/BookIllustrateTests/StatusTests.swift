@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import BookModel
+@testable import BookIllustrate
+import BookTestSupport
+
+/// `illustrate --status` reads a real run's journal without calling anyone; `--events` tells each
+/// picture's states in the order they happen.
+@Suite struct StatusTests {
+    static let schema = Repository.root.appendingPathComponent("schema/illustrate-status.schema.json")
+
+    /// A 500 once for page 2 (retried), a 400 for page 3 (given up), success for the rest.
+    func scriptedServer() throws -> ProviderServer {
+        let busy: [String: Any] = ["status": 500, "json": ["error": ["message": "The server had an error while processing your request."]]]
+        let bad: [String: Any] = ["status": 400, "json": ["error": ["message": "Invalid size 'PAGE-03-SIZE'", "type": "invalid_request_error", "code": "invalid_value"]]]
+        return try ProviderServer(["rules": [["contains": "SCENE-02", "responses": [busy]],
+                                             ["contains": "SCENE-03", "responses": [bad, bad, bad, bad, bad]]]])
+    }
+
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["OPENAI_API_KEY"] = nil; env["GEMINI_API_KEY"] = nil; env["OPENROUTER_API_KEY"] = nil
+        env["http_proxy"] = nil; env["https_proxy"] = nil; env["HTTP_PROXY"] = nil; env["HTTPS_PROXY"] = nil
+        return env.merging(extra) { _, b in b }
+    }
+
+    @Test func statusListsARealRunsJournalWithoutCallingAnyone() async throws {
+        let server = try scriptedServer()
+        let dir = try temporaryDirectory("status")
+        let url = try makeBook(pages: 4, in: dir)
+        _ = try await Illustrator.run(bookAt: url, options: options(.openai, server: server, cache: dir.appendingPathComponent("cache")))
+        let calls = try server.requests().count
+        #expect(calls == 6, "cover, 4 pages, one retry of page 2: \(calls)")
+
+        let result = try run(try Repository.binary.path, ["illustrate", url.path, "--status", "--json"],
+                             environment: environment(["OPENAI_API_KEY": testKey]))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try server.requests().count == calls, "--status called the provider")
+        let status = try JSONDecoder().decode(IllustrationStatus.self, from: result.stdoutData)
+        #expect(status.journalFound && status.provider == "openai" && status.book == "book.json")
+        #expect(status.pictures.map(\.key) == ["cover", "p01", "p02", "p03", "p04"])
+        let by = Dictionary(uniqueKeysWithValues: status.pictures.map { ($0.key, $0) })
+        #expect(by["cover"]?.state == "ready" && by["cover"]?.attempts == 1 && by["cover"]?.costClass == "paid")
+        #expect(by["cover"]?.image?.hasPrefix("images/generated-cover-") == true)
+        #expect(by["p02"]?.state == "ready" && by["p02"]?.attempts == 2, "\(String(describing: by["p02"]))")
+        #expect(by["p03"].map { $0.state == "failed" || $0.state == "refused" } == true)
+        #expect(by["p03"]?.attempts == 1 && by["p03"]?.costClass == "paid")
+        #expect(by["p03"]?.lastError?.contains("PAGE-03-SIZE") == true, "\(String(describing: by["p03"]))")
+        #expect(by["p03"]?.image == nil)
+        #expect(status.counts["ready"] == 4)
+        #expect(!result.stdout.contains(testKey))
+        try expectValid(result.stdoutData)
+
+        let text = try run(try Repository.binary.path, ["illustrate", url.path, "--status"], environment: environment())
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("page 3 of 4 (p03): ") && text.stdout.contains("PAGE-03-SIZE"), "\(text.stdout)")
+        #expect(try server.requests().count == calls)
+    }
+
+    @Test func statusBeforeAnyRunIsEmptyAndValid() throws {
+        let dir = try temporaryDirectory("status-none")
+        let url = try makeBook(pages: 2, in: dir)
+        let status = try IllustrationStatus.read(bookAt: url)
+        #expect(!status.journalFound && status.pictures.isEmpty && status.journal == "book.illustrate.json")
+        let result = try run(try Repository.binary.path, ["illustrate", url.path, "--status", "--json"], environment: environment())
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectValid(result.stdoutData)
+    }
+
+    @Test func aCacheHitCostsNothing() async throws {
+        let server = try ProviderServer()
+        let dir = try temporaryDirectory("status-cache")
+        let cache = dir.appendingPathComponent("cache")
+        let first = try makeBook(pages: 1, in: dir.appendingPathComponent("a"))
+        _ = try await Illustrator.run(bookAt: first, options: options(.openai, server: server, cache: cache))
+        let second = try makeBook(pages: 1, in: dir.appendingPathComponent("b"))
+        _ = try await Illustrator.run(bookAt: second, options: options(.openai, server: server, cache: cache))
+        let status = try IllustrationStatus.read(bookAt: second)
+        #expect(status.pictures.map(\.state) == ["ready", "ready"])
+        #expect(status.pictures.map(\.attempts) == [0, 0])
+        #expect(status.pictures.map(\.costClass) == ["none", "none"])
+    }
+
+    @Test func aJournalThatIsNotOneIsNamed() throws {
+        let dir = try temporaryDirectory("status-bad")
+        let url = try makeBook(pages: 1, in: dir)
+        try Data("{\"pages\": 3}".utf8).write(to: dir.appendingPathComponent("book.illustrate.json"))
+        let error = #expect(throws: (any Error).self) { try IllustrationStatus.read(bookAt: url) }
+        #expect(error.map { "\($0)".contains("book.illustrate.json is not an illustrate journal") } == true, "\(String(describing: error))")
+    }
+
+    @Test func eventsFollowEachPicturesStatesThenTheSummary() async throws {
+        let server = try scriptedServer()
+        let dir = try temporaryDirectory("events")
+        let url = try makeBook(pages: 4, in: dir, characterImage: false)
+        let lines = Lines()
+        var opts = options(.openai, server: server, cache: dir.appendingPathComponent("cache"))
+        opts.events = { lines.add($0.jsonLine) }
+        _ = try await Illustrator.run(bookAt: url, options: opts)
+        let events = try lines.all.map { try JSONDecoder().decode(IllustrationEvent.self, from: Data($0.utf8)) }
+        try checkOrder(events)
+    }
+
+    @Test func eventsReachStdoutAsJSONLines() throws {
+        let server = try scriptedServer()
+        let dir = try temporaryDirectory("events-cli")
+        let url = try makeBook(pages: 4, in: dir, characterImage: false)
+        let result = try run(try Repository.binary.path,
+                             ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL, "--concurrency", "2",
+                              "--cache", dir.appendingPathComponent("cache").path, "--events"],
+                             environment: environment(["OPENAI_API_KEY": testKey, "BOOKRENDER_RETRY_BASE": "0.01"]))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains(testKey))
+        let events = try result.stdout.split(separator: "\n").map { try JSONDecoder().decode(IllustrationEvent.self, from: Data($0.utf8)) }
+        try checkOrder(events)
+
+        let file = dir.appendingPathComponent("events.jsonl")
+        let again = try run(try Repository.binary.path,
+                            ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL,
+                             "--cache", dir.appendingPathComponent("cache").path, "--events-file", file.path],
+                            environment: environment(["OPENAI_API_KEY": testKey, "BOOKRENDER_RETRY_BASE": "0.01"]))
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.isEmpty)
+        let written = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+            .map { try JSONDecoder().decode(IllustrationEvent.self, from: Data($0.utf8)) }
+        #expect(written.last?.event == .summary && written.last?.needed == 1, "only page 3 was left to try again")
+        #expect(written.filter { $0.event == .state }.allSatisfy { $0.key == "p03" })
+    }
+
+    /// The book has a character to make, a cover and 4 pages; page 2 is retried once, page 3 fails.
+    func checkOrder(_ events: [IllustrationEvent]) throws {
+        #expect(events.last?.event == .summary)
+        #expect(events.filter { $0.event == .summary }.count == 1)
+        let summary = try #require(events.last)
+        #expect(summary.needed == 6 && summary.ready == 5 && summary.failed == 1 && summary.calls == 7)
+        func states(_ key: String) -> [String] { events.filter { $0.key == key }.compactMap(\.state) }
+        #expect(states("character") == ["pending", "generating", "ready"])
+        #expect(states("cover") == ["pending", "scheduled", "generating", "ready"])
+        #expect(states("p01") == ["pending", "scheduled", "generating", "ready"])
+        #expect(states("p02") == ["pending", "scheduled", "generating", "retrying", "generating", "ready"])
+        #expect(states("p04") == ["pending", "scheduled", "generating", "ready"])
+        let p03 = states("p03")
+        #expect(p03.prefix(3) == ["pending", "scheduled", "generating"] && ["failed", "refused"].contains(p03.last), "\(p03)")
+        #expect(events.last { $0.key == "p03" }?.reason?.contains("PAGE-03-SIZE") == true)
+        #expect(events.first { $0.key == "p02" && $0.state == "retrying" }?.attempt == 2)
+        #expect(events.last { $0.key == "cover" }?.image?.hasPrefix("images/generated-cover-") == true)
+        // The character comes before any other picture is asked for; the first page before the rest.
+        func index(_ key: String, _ state: String) -> Int? { events.firstIndex { $0.key == key && $0.state == state } }
+        let characterReady = try #require(index("character", "ready"))
+        for key in ["cover", "p01", "p02", "p03", "p04"] { #expect((index(key, "generating") ?? -1) > characterReady, "\(key)") }
+        let firstReady = try #require(index("p01", "ready"))
+        for key in ["p02", "p03", "p04"] { #expect((index(key, "scheduled") ?? -1) > firstReady, "\(key)") }
+    }
+
+    func expectValid(_ json: Data) throws {
+        let file = try temporaryDirectory("status-json").appendingPathComponent("status.json")
+        try json.write(to: file)
+        let script = """
+            import json, sys
+            try:
+                import jsonschema
+            except ImportError:
+                print("NO_JSONSCHEMA"); sys.exit(3)
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            errors = ["%s: %s" % ("/".join(map(str, e.absolute_path)) or "(root)", e.message)
+                      for e in jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[2])))]
+            print("\\n".join(errors) if errors else "VALID")
+            """
+        let debianPython = "/usr/bin/python3"
+        let python = FileManager.default.isExecutableFile(atPath: debianPython) ? debianPython : "python3"
+        let result = try run(python, ["-c", script, Self.schema.path, file.path])
+        if result.stdout.hasPrefix("NO_JSONSCHEMA") {
+            Issue.record("Python's jsonschema module is missing: run scripts/install-deps.sh (it installs python3-jsonschema)")
+            return
+        }
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "VALID", "\(result.stdout)\(result.stderr)")
+    }
+}
