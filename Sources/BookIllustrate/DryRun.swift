@@ -23,9 +23,10 @@ enum DryRun {
                 request.prompt = context.builder.prompt(for: job, hasCharacterReference: hasCharacter,
                                                         hasStyleReference: request.references.contains { $0.role == .style } || pending.contains { $0.hasPrefix("style") })
             }
-            let cost = context.provider.estimatedCost(request)
+            let provider = context.maker(for: job)
+            let cost = provider.estimatedCost(request)
             if let cost { total += cost } else { unpriced += 1 }
-            out("== \(job.label) (\(job.key)): \(context.provider.name) \(context.provider.model), \(context.provider.sizeKey(for: request)), "
+            out("== \(job.label) (\(job.key)): \(provider.name) \(provider.model), \(provider.sizeKey(for: request))\(context.isDraft(job) ? " (draft)" : ""), "
                 + (cost.map { String(format: "about $%.3f", $0) } ?? "price unknown"))
             out("references:")
             if request.references.isEmpty && pending.isEmpty { out("  (none)") }

@@ -21,6 +21,7 @@ public struct IllustrationEvent: Codable, Sendable, Equatable {
     public var cacheHits: Int?
     public var resumed: Int?
     public var skipped: Int?
+    public var drafts: Int?
 
     public init(event: Kind, key: String? = nil, label: String? = nil, state: String? = nil, attempt: Int? = nil,
                 reason: String? = nil, image: String? = nil) {
@@ -37,6 +38,7 @@ public struct IllustrationEvent: Codable, Sendable, Equatable {
         var e = IllustrationEvent(event: .summary)
         e.needed = s.needed; e.ready = s.ready; e.failed = s.failures.count; e.calls = s.calls
         e.cacheHits = s.cacheHits; e.resumed = s.resumed; e.skipped = s.skipped
+        e.drafts = s.drafts
         return e
     }
 

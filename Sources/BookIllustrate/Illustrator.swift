@@ -17,6 +17,12 @@ public struct IllustrateOptions: Sendable {
     public var noReference: Bool
     /// Seconds to wait for another run on the same book to finish before giving up (--lock-wait).
     public var lockWait: Double
+    /// Pages and cover at preview quality, recorded as drafts that a later run without it makes again
+    /// at print quality (--draft). The main character's picture is made at print quality even so:
+    /// every page is drawn from it, and the final pages must be drawn from the same one.
+    public var draft: Bool = false
+    /// The model for drafts (--draft-model); without it, the run's model at preview quality.
+    public var draftModel: String?
     /// Progress and failures (stderr in the CLI).
     public var log: @Sendable (String) -> Void
     /// The --dry-run listing (stdout in the CLI).
@@ -50,6 +56,8 @@ public struct IllustrateSummary: Sendable {
     public var skipped: Int
     /// Pictures left for a later run because the provider asked for a longer wait than `--max-wait`.
     public var postponed: [(label: String, reason: String)] = []
+    /// Of the pictures ready, those made as drafts (--draft), to be made again for print.
+    public var drafts = 0
 
     public var lines: [String] {
         var out = ["illustrate: \(ready) of \(needed) picture(s) ready; \(calls) call(s) made, \(cacheHits) cache hit(s)"
@@ -57,6 +65,9 @@ public struct IllustrateSummary: Sendable {
                    + (failures.isEmpty ? ", no failures" : ", \(failures.count) failed")
                    + (skipped > 0 ? ", \(skipped) left for later (--max-images)" : "")
                    + (postponed.isEmpty ? "" : ", \(postponed.count) left for a later run (\(postponed[0].reason))")]
+        if drafts > 0 {
+            out.append("  \(drafts) draft(s) for preview: run illustrate again without --draft to make them for print, from the same character picture")
+        }
         for f in failures { out.append("  failed: \(f.label): \(f.reason) (its placeholder stays)") }
         return out
     }
@@ -64,13 +75,14 @@ public struct IllustrateSummary: Sendable {
 
 /// Counters shared by the concurrent jobs.
 actor RunCounters {
-    var calls = 0, cacheHits = 0, resumed = 0, ready = 0, finished = 0
+    var calls = 0, cacheHits = 0, resumed = 0, ready = 0, finished = 0, drafts = 0
     var failures: [(label: String, reason: String)] = []
     var postponed: [(label: String, reason: String)] = []
     func postpone(_ label: String, _ reason: String) { postponed.append((label, reason)) }
     func call() { calls += 1 }
     func hit() { cacheHits += 1 }
     func resume() { resumed += 1 }
+    func drafted() { drafts += 1 }
     func done(_ ok: Bool) -> Int { if ok { ready += 1 }; finished += 1; return finished }
     func fail(_ label: String, _ reason: String) { failures.append((label, reason)) }
 }
@@ -86,6 +98,28 @@ public enum Illustrator {
         }
         done.wait()
         return try box.result!.get()
+    }
+
+    /// The provider that makes drafts: the run's own at preview quality, or --draft-model's. A model
+    /// whose preview costs what its print picture costs is refused: the draft would be paid twice.
+    static func draftProvider(_ settings: ProviderSettings, _ options: IllustrateOptions) throws -> (any ImageProvider)? {
+        guard options.draft else { return nil }
+        var draft = settings
+        if let model = options.draftModel, !model.isEmpty { draft.model = model; return draft.makeProvider() }
+        guard settings.name.hasCheaperPreview else {
+            throw IllustrateError("--draft: \(settings.name.rawValue) makes \(settings.model) pictures at one quality, so a draft would cost "
+                                  + "as much as the final picture; name a cheaper model with --draft-model, or leave --draft out")
+        }
+        return draft.makeProvider()
+    }
+
+    /// Files the user made read-only are theirs to keep, even the book this run fills in.
+    static func checkWritable(_ files: URL...) throws {
+        for file in files {
+            if let reason = AtomicOutput.readOnlyReason(file) {
+                throw OutputError("\(file.path) is \(reason); make it writable to fill the book's pictures in")
+            }
+        }
     }
 
     /// The book to fill in and the file it is written to (beside an app's file, never over it).
@@ -113,16 +147,13 @@ public enum Illustrator {
         var lock: JournalLock?
         defer { lock?.release() }
         if !options.dryRun {
+            // Checked before the lock file is made: a book the user made read-only gets nothing new beside it.
+            try Self.checkWritable(bookFile, journalURL)
             let (taken, waited) = try await JournalLock.acquire(journal: journalURL, wait: options.lockWait, log: options.log)
             lock = taken
-            if waited { book = try load(url).book }
-        }
-        if !options.dryRun {
-            // Files the user made read-only are theirs to keep, even the book this run fills in.
-            for file in [bookFile, journalURL] {
-                if let reason = AtomicOutput.readOnlyReason(file) {
-                    throw OutputError("\(file.path) is \(reason); make it writable to fill the book's pictures in")
-                }
+            if waited {
+                book = try load(url).book
+                try Self.checkWritable(bookFile, journalURL)
             }
         }
         let key = options.provider.apiKey
@@ -137,10 +168,10 @@ public enum Illustrator {
         let provider = settings.makeProvider()
         let journal = Journal(url: journalURL, book: bookFile.lastPathComponent, provider: provider.name, model: provider.model, writes: !options.dryRun,
                               events: options.events)
-        let remake = options.noReference ? [:] : await journal.unreferenced()
-        let plan = IllustrationPlan(book: Self.withoutUnreferenced(book, remake), trim: trim, maxImages: options.maxImages)
+        let remake = await journal.remakes(unreferenced: !options.noReference, drafts: !options.draft)
+        let plan = IllustrationPlan(book: Self.withoutRemakes(book, remake), trim: trim, maxImages: options.maxImages)
         let bookActor = BookFile(book: book, url: bookFile, folder: loaded.folder, writes: !options.dryRun, replaceable: remake)
-        let context = JobContext(provider: provider, builder: PromptBuilder(book: book), book: bookActor, journal: journal,
+        let context = JobContext(provider: provider, draftProvider: try Self.draftProvider(settings, options), builder: PromptBuilder(book: book), book: bookActor, journal: journal,
                                  options: options, plan: plan, counters: RunCounters(), total: plan.all.count, key: key,
                                  gate: CallGate(confirmed: settings.name.keyVariable == nil))
 
@@ -176,6 +207,7 @@ public enum Illustrator {
                                         cacheHits: await c.cacheHits, resumed: await c.resumed, ready: await c.ready,
                                         failures: await c.failures, skipped: plan.skipped.count)
         summary.postponed = await c.postponed
+        summary.drafts = await c.drafts
         summary.lines.forEach { options.log(redact($0, key: key)) }
         options.events?(.summary(summary))
         if case .fatal(let message)? = await context.gate.halt { throw IllustrateError(redact(message, key: key)) }
@@ -205,9 +237,9 @@ public enum Illustrator {
         }
     }
 
-    /// The book as planned: the pictures an earlier --no-reference run placed count as missing, so
-    /// they are made anew with the main character's picture (only while the book still holds those very files).
-    static func withoutUnreferenced(_ book: Book, _ made: [String: String]) -> Book {
+    /// The book as planned: the pictures an earlier --no-reference or --draft run placed count as
+    /// missing, so they are made anew (only while the book still holds those very files).
+    static func withoutRemakes(_ book: Book, _ made: [String: String]) -> Book {
         var book = book
         if let image = made["cover"], case .path(image)? = book.cover?.photo { book.cover!.photo = nil }
         for (i, p) in book.pages.enumerated() {

@@ -5,6 +5,8 @@ import BookResolve
 /// One picture from references to stored file: journal, cache, calls, retries.
 struct JobContext: Sendable {
     let provider: any ImageProvider
+    /// Makes the pages and cover of a --draft run; nil otherwise.
+    var draftProvider: (any ImageProvider)? = nil
     let builder: PromptBuilder
     let book: BookFile
     let journal: Journal
@@ -17,6 +19,10 @@ struct JobContext: Sendable {
     var gate = CallGate(confirmed: true)
 
     func log(_ line: String) { options.log(redact(line, key: key)) }
+
+    /// Drafts are pages and cover; the main character's picture is always made for print.
+    func isDraft(_ job: IllustrationJob) -> Bool { draftProvider != nil && job.kind != .character }
+    func maker(for job: IllustrationJob) -> any ImageProvider { isDraft(job) ? draftProvider! : provider }
 
     /// The main character's picture for every page; the first page as a style reference once it exists.
     func references(for job: IllustrationJob) async -> [ReferenceImage] {
@@ -36,11 +42,12 @@ struct JobContext: Sendable {
         let refs = await references(for: job)
         let prompt = builder.prompt(for: job, hasCharacterReference: refs.contains { $0.role == .mainCharacter },
                                     hasStyleReference: refs.contains { $0.role == .style })
-        return GenerationRequest(job: job, prompt: prompt, references: refs, resolution: options.resolution)
+        return GenerationRequest(job: job, prompt: prompt, references: refs, resolution: isDraft(job) ? .preview : options.resolution)
     }
 
     func address(of request: GenerationRequest) -> String {
-        IllustrationCache.address(provider: provider.name, model: provider.model, size: provider.sizeKey(for: request),
+        let provider = maker(for: request.job)
+        return IllustrationCache.address(provider: provider.name, model: provider.model, size: provider.sizeKey(for: request),
                                   prompt: request.prompt, references: request.references.map(\.hash))
     }
 
@@ -73,7 +80,7 @@ struct JobContext: Sendable {
                 await counters.call()
                 do {
                     let data: Data
-                    switch await call(request) {
+                    switch await call(request, maker(for: job)) {
                     case .success(let d): data = d
                     case .failure(let f): throw f
                     }
@@ -108,7 +115,7 @@ struct JobContext: Sendable {
         }
     }
 
-    private func call(_ request: GenerationRequest) async -> Result<Data, ProviderFailure> {
+    private func call(_ request: GenerationRequest, _ provider: any ImageProvider) async -> Result<Data, ProviderFailure> {
         do throws(ProviderFailure) { return .success(try await provider.generate(request)) } catch { return .failure(error) }
     }
 
@@ -150,9 +157,11 @@ struct JobContext: Sendable {
 
     private func store(_ data: Data, job: IllustrationJob, address: String, note: String, unreferenced: Bool = false) async throws {
         let path = try await book.store(data, for: job)
-        try await journal.set(job.key, label: job.label, unreferenced ? .unreferenced : .ready, image: path, request: address)
+        let state: JournalEntry.State = unreferenced ? .unreferenced : isDraft(job) ? .draft : .ready
+        try await journal.set(job.key, label: job.label, state, image: path, request: address)
         try await book.apply(path, to: job)
-        await finish(job, ok: true, note: "\(note)\(unreferenced ? " without the main character's picture" : "") → \(path)")
+        if state == .draft { await counters.drafted() }
+        await finish(job, ok: true, note: "\(note)\(unreferenced ? " without the main character's picture" : "")\(state == .draft ? " (draft)" : "") → \(path)")
     }
 
     private func fail(_ job: IllustrationJob, _ reason: String) async {

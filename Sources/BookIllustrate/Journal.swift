@@ -6,7 +6,9 @@ import BookBase
 public struct JournalEntry: Codable, Sendable, Equatable {
     /// `unreferenced`: made and placed in the book without the main character's picture the book
     /// declares (--no-reference); never taken as done, so a later run with the picture makes it again.
-    public enum State: String, Codable, Sendable { case pending, scheduled, generating, retrying, ready, failed, unreferenced }
+    /// `draft`: made and placed in the book at preview quality (--draft); a later run without
+    /// --draft makes it again at print quality, from the same character reference.
+    public enum State: String, Codable, Sendable { case pending, scheduled, generating, retrying, ready, failed, unreferenced, draft }
     public var label: String
     public var state: State
     /// The attempt under way (or the one that will follow a `retrying`).
@@ -16,6 +18,9 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// The content address of the request that made `image`: a ready entry is reused only for the same request.
     public var request: String?
     public var reason: String?
+    /// A draft or unreferenced picture the book still holds while this entry's replacement is under
+    /// way or has failed: the next run replaces it, even if this attempt did not.
+    public var replaces: String?
 }
 
 public struct JournalFile: Codable, Sendable {
@@ -45,9 +50,9 @@ actor Journal {
         self.file = file
     }
 
-    /// A ready entry made by the same request whose image is still on disk.
+    /// A ready (or draft) entry made by the same request whose image is still on disk.
     func reusable(_ key: String, request: String, folder: URL) -> String? {
-        guard let e = file.pages[key], e.state == .ready, e.request == request, let image = e.image,
+        guard let e = file.pages[key], e.state == .ready || e.state == .draft, e.request == request, let image = e.image,
               FileManager.default.fileExists(atPath: folder.appendingPathComponent(image).path) else { return nil }
         events?(.change(key, e))
         return image
@@ -59,15 +64,24 @@ actor Journal {
         if state == .pending || state == .scheduled, file.pages[key]?.state == .ready { return }
         // A settled picture keeps the count of the attempts it took, for --status.
         let attempt = attempt ?? (state == .ready || state == .failed ? file.pages[key]?.attempt : nil)
-        let entry = JournalEntry(label: label, state: state, attempt: attempt, image: image, request: request, reason: reason)
+        var replaces = file.pages[key]?.replaces
+        if let old = file.pages[key], old.state == .draft || old.state == .unreferenced, old.state != state { replaces = old.image ?? replaces }
+        if image != nil { replaces = nil }
+        let entry = JournalEntry(label: label, state: state, attempt: attempt, image: image, request: request, reason: reason,
+                                 replaces: replaces)
         file.pages[key] = entry
         try save()
         events?(.change(key, entry))
     }
 
-    /// Pictures placed in the book without the main character's picture, by job key.
-    func unreferenced() -> [String: String] {
-        file.pages.compactMapValues { $0.state == .unreferenced ? $0.image : nil }
+    /// Pictures in the book this run makes again, by job key: those made without the main character's
+    /// picture (unless this run goes without it too), and the drafts (unless this run makes drafts).
+    func remakes(unreferenced: Bool, drafts: Bool) -> [String: String] {
+        file.pages.compactMapValues { e in
+            if e.state == .unreferenced { return unreferenced ? e.image : nil }
+            guard drafts else { return nil }
+            return e.state == .draft ? e.image : e.replaces
+        }
     }
 
     func save() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,7 +32,11 @@ final class JournalLock: @unchecked Sendable {
         let url = url(forJournal: journal)
         let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw IllustrateError("cannot open the lock file \(url.path): \(String(cString: strerror(errno))); make its folder writable")
+            // The lock file is the journal's companion: a folder that refuses it refuses the journal too,
+            // so the message names the journal, as any other output this run cannot write.
+            let reason = String(cString: strerror(errno))
+            throw OutputError("cannot write \(journal.path) (its lock file \(url.lastPathComponent)): \(reason); "
+                              + "make \(journal.deletingLastPathComponent().path) writable to fill the book's pictures in")
         }
         var waited = false
         let deadline = Date().addingTimeInterval(max(0, wait))

@@ -17,4 +17,7 @@ public enum ProviderName: String, CaseIterable, Sendable {
     public var defaultModel: String { provider.defaultModel }
     public var defaultBaseURL: String { provider.defaultBaseURL }
     public var keyVariable: String? { provider.keyVariable }
+    /// Whether a preview picture is cheaper than a print one (OpenAI's `quality`, the local drawing's
+    /// size); Gemini's and OpenRouter's image models make one size at one price.
+    public var hasCheaperPreview: Bool { self == .openai || self == .local }
 }

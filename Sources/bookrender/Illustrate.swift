@@ -95,6 +95,12 @@ struct IllustrateFlags: ParsableArguments {
     @Flag(name: .long, help: "Go on without the main character's picture when it cannot be read or made (pictures so made are redone by a later run).")
     var noReference = false
 
+    @Flag(name: .long, help: "Make pages and cover as cheaper previews, recorded as drafts; a later run without --draft makes them for print from the same character picture.")
+    var draft = false
+
+    @Option(name: .long, help: "The model for --draft pictures (needed where the run's model has one price for every quality).")
+    var draftModel: String?
+
     @Option(name: .long, help: "Seconds to wait for another illustrate or export --fill-missing on the same book to finish.")
     var lockWait: Double = 30
 
@@ -110,6 +116,7 @@ struct IllustrateFlags: ParsableArguments {
         if let maxImages, maxImages < 0 { throw ValidationError("--max-images must not be negative") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         guard lockWait >= 0 else { throw ValidationError("--lock-wait must not be negative") }
+        if draftModel != nil, !draft { throw ValidationError("--draft-model is for --draft runs; add --draft, or leave --draft-model out") }
         guard maxWait >= 0 else { throw ValidationError("--max-wait must not be negative") }
     }
 
@@ -123,11 +130,13 @@ struct IllustrateFlags: ParsableArguments {
         var retry = RetryPolicy(maxWait: maxWait)
         // Lets tests and the benchmark exercise backoff without waiting seconds.
         if let base = env["BOOKRENDER_RETRY_BASE"].flatMap(Double.init) { retry.baseDelay = base }
-        let opts = IllustrateOptions(provider: settings, concurrency: concurrency, maxImages: maxImages,
+        var opts = IllustrateOptions(provider: settings, concurrency: concurrency, maxImages: maxImages,
                                      resolution: IllustrationResolution(rawValue: resolution)!, dryRun: dryRun,
                                      cache: IllustrationCache(directory: cacheDir), retry: retry,
                                      noReference: noReference, lockWait: lockWait,
                                      log: { Console.error($0) }, output: { Console.out($0) }, events: events)
+        opts.draft = draft
+        opts.draftModel = draftModel
         return try Illustration.run(bookAt: URL(fileURLWithPath: book), options: opts).bookFile
     }
 }

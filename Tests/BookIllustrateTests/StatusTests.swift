@@ -57,6 +57,30 @@ import BookTestSupport
         #expect(try server.requests().count == calls)
     }
 
+    /// From the command line: a --draft run's pictures show as drafts in --status (valid against the
+    /// schema), and --draft-model alone is a usage error.
+    @Test func draftsShowInStatusUntilAPrintRunReplacesThem() throws {
+        let dir = try temporaryDirectory("status-draft")
+        let url = try makeBook(pages: 2, in: dir, characterImage: false)
+        let cache = dir.appendingPathComponent("cache").path
+        let usage = try run(try Repository.binary.path, ["illustrate", url.path, "--provider", "local", "--draft-model", "x"], environment: environment())
+        #expect(usage.status == 64 && usage.stderr.contains("--draft"), "\(usage.status): \(usage.stderr)")
+
+        let draft = try run(try Repository.binary.path, ["illustrate", url.path, "--provider", "local", "--draft", "--cache", cache], environment: environment())
+        #expect(draft.status == 0, "\(draft.stderr)")
+        #expect(draft.stderr.contains("3 draft(s)"), "\(draft.stderr)")
+        var result = try run(try Repository.binary.path, ["illustrate", url.path, "--status", "--json"], environment: environment())
+        var status = try JSONDecoder().decode(IllustrationStatus.self, from: result.stdoutData)
+        #expect(status.counts == ["draft": 3, "ready": 1], "\(status.counts)")
+        try expectValid(result.stdoutData)
+
+        let final = try run(try Repository.binary.path, ["illustrate", url.path, "--provider", "local", "--cache", cache], environment: environment())
+        #expect(final.status == 0, "\(final.stderr)")
+        result = try run(try Repository.binary.path, ["illustrate", url.path, "--status", "--json"], environment: environment())
+        status = try JSONDecoder().decode(IllustrationStatus.self, from: result.stdoutData)
+        #expect(status.counts == ["ready": 4], "\(status.counts)")
+    }
+
     @Test func statusBeforeAnyRunIsEmptyAndValid() throws {
         let dir = try temporaryDirectory("status-none")
         let url = try makeBook(pages: 2, in: dir)
