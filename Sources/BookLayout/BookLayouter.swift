@@ -36,6 +36,7 @@ public struct BookLayouter {
 
     private func layout<E: Error>(_ book: ResolvedBook, handingOver eachPage: @escaping (PageNode) throws(E) -> Void) throws(E) -> PageTree {
         var book = book
+        let measure = MeasureFit.fit(&book, typesetter: typesetter)
         if book.profile != nil {
             // Room for the folio between the text and the printer's safety line, and for the
             // first line's font box under it.
@@ -53,6 +54,7 @@ public struct BookLayouter {
         defer { typesetter.finishPrepared() }
         let streaming = book.profile == nil ? eachPage : nil
         var tree = try layoutOnce(book, eachPage: streaming)
+        tree.findings += measure.findings
         // The gutter depends on the page count, which depends on the gutter: widen and lay out again
         // until it holds. It only ever grows, so this ends within the table's few brackets.
         if let profile = book.profile {
@@ -60,9 +62,11 @@ public struct BookLayouter {
                 guard let gutter = profile.gutterMargin(pages: tree.pages.count)?.points, gutter > book.margins.inner + 0.001 else { break }
                 book.margins.inner = gutter
                 tree = layoutOnce(book, eachPage: Optional<(PageNode) throws(Never) -> Void>.none)
+                tree.findings += measure.findings
             }
         }
         if streaming == nil { for page in tree.pages { try eachPage(page) } }
+        tree.bodyMeasure = measure.characters
         return tree
     }
 
@@ -73,7 +77,8 @@ public struct BookLayouter {
         var missingGlyphs: [Finding] = []
         func handOver() throws(E) {
             guard let eachPage else { return }
-            while handedOver < ctx.pages.count {
+            // A sunk chapter opening waits for the text that may start on it.
+            while handedOver < (ctx.openingRoom?.index ?? ctx.pages.count) {
                 try eachPage(ctx.pages[handedOver])
                 if !keepsHandedOverText {
                     // Reads the lines' glyphs only, no Pango call: safe while helpers still run.
@@ -86,7 +91,10 @@ public struct BookLayouter {
         CoverTemplate.layout(ctx)
         try handOver()
         for page in book.pages {
+            let waiting = ctx.openingRoom?.index
             TemplateRegistry.template(for: page.page).layout(page, ctx)
+            // A sunk opening that the page after it did not fill stays a title page.
+            if let waiting, ctx.openingRoom?.index == waiting { ctx.openingRoom = nil }
             try handOver()
         }
         if let profile = book.profile {
