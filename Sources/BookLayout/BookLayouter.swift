@@ -47,13 +47,13 @@ public struct BookLayouter {
             // Texts laid out ahead need only be drawn when a page's text leaves the tree once it is
             // handed over, and pages are handed over as they come: not for a print profile's book,
             // laid out again (from the same texts) when its gutter grows.
-            TextPrefetch.start(TextPrefetch.requests(book, typesetter: typesetter), on: typesetter, threads: textThreads,
+            TextPrefetch.start(TextPrefetch.requests(book, typesetter: typesetter, measureInset: (measure.inner, measure.outer)), on: typesetter, threads: textThreads,
                                glyphsOnly: !keepsHandedOverText && book.profile == nil)
         }
         // Also when a page could not be drawn: the helpers stop taking texts.
         defer { typesetter.finishPrepared() }
         let streaming = book.profile == nil ? eachPage : nil
-        var tree = try layoutOnce(book, eachPage: streaming)
+        var tree = try layoutOnce(book, measure, eachPage: streaming)
         tree.findings += measure.findings
         // The gutter depends on the page count, which depends on the gutter: widen and lay out again
         // until it holds. It only ever grows, so this ends within the table's few brackets.
@@ -61,7 +61,7 @@ public struct BookLayouter {
             for _ in 0..<4 {
                 guard let gutter = profile.gutterMargin(pages: tree.pages.count)?.points, gutter > book.margins.inner + 0.001 else { break }
                 book.margins.inner = gutter
-                tree = layoutOnce(book, eachPage: Optional<(PageNode) throws(Never) -> Void>.none)
+                tree = layoutOnce(book, measure, eachPage: Optional<(PageNode) throws(Never) -> Void>.none)
                 tree.findings += measure.findings
             }
         }
@@ -70,8 +70,10 @@ public struct BookLayouter {
         return tree
     }
 
-    private func layoutOnce<E: Error>(_ book: ResolvedBook, eachPage: ((PageNode) throws(E) -> Void)?) throws(E) -> PageTree {
+    private func layoutOnce<E: Error>(_ book: ResolvedBook, _ measure: MeasureFit.Outcome,
+                                      eachPage: ((PageNode) throws(E) -> Void)?) throws(E) -> PageTree {
         let ctx = LayoutContext(book: book, typesetter: typesetter)
+        ctx.measureInset = (measure.inner, measure.outer)
         // A template only changes the pages it adds, so those before are final once it returns.
         var handedOver = 0
         var missingGlyphs: [Finding] = []
@@ -97,6 +99,7 @@ public struct BookLayouter {
             if let waiting, ctx.openingRoom?.index == waiting { ctx.openingRoom = nil }
             try handOver()
         }
+        ctx.openingRoom = nil
         if let profile = book.profile {
             PrintMarks.pad(to: profile.pageMultiple(trim: book.trim.width, book.trim.height), ctx)
             PrintMarks.add(profile, ctx)

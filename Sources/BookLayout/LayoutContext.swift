@@ -32,11 +32,16 @@ final class LayoutContext {
     /// What a full-bleed picture or background must cover: the page plus its bleed.
     func bleedRect(for number: Int) -> Rect { geometry.bleedRect(page: number, trim: book.trim) }
 
+    /// How much wider than the book's margins the interior's side margins are, so the body's
+    /// lines hold the theme's measure (see `MeasureFit`).
+    var measureInset = (inner: 0.0, outer: 0.0)
+
     /// The text area of a page: the inner margin is on the binding side (left on right-hand pages).
     func contentRect(for number: Int) -> Rect {
         let m = book.margins
-        let left = number % 2 == 1 ? m.inner : m.outer
-        return Rect(x: left, y: m.top, width: width - m.inner - m.outer, height: height - m.top - m.bottom)
+        let inner = m.inner + measureInset.inner, outer = m.outer + measureInset.outer
+        let left = number % 2 == 1 ? inner : outer
+        return Rect(x: left, y: m.top, width: width - inner - outer, height: height - m.top - m.bottom)
     }
 
     /// Appends a page with the paper colour laid down first, and returns its index in `pages`.

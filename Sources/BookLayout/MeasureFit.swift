@@ -17,8 +17,12 @@ enum MeasureFit {
         /// About how many characters a full body line holds once fitted.
         var characters: Double?
         var findings: [Finding] = []
+        /// What the side margins of the interior pages widen by (the cover keeps the theme's).
+        var inner = 0.0
+        var outer = 0.0
     }
 
+    /// Sets the fitted body size into `book`; the margins it needs are the outcome's.
     static func fit(_ book: inout ResolvedBook, typesetter: Typesetter) -> Outcome {
         let body = book.tokens.typography.body
         let perPoint = averageCharacterWidth(body, typesetter) / body.size
@@ -35,6 +39,7 @@ enum MeasureFit {
 
         var size = body.size
         var count = characters(size, column)
+        var widen = (inner: 0.0, outer: 0.0)
         if count > measure.max {
             if !ownSize { size = min(measure.maxBodySize, max(size, size * count / measure.ideal)) }
             count = characters(size, column)
@@ -43,8 +48,7 @@ enum MeasureFit {
                 let extra = column - column * measure.ideal / count
                 let sides = book.margins.inner + book.margins.outer
                 let innerShare = sides > 0 ? book.margins.inner / sides : 0.5
-                book.margins.inner += extra * innerShare
-                book.margins.outer += extra * (1 - innerShare)
+                widen = (extra * innerShare, extra * (1 - innerShare))
                 count = characters(size, column - extra)
             }
         } else if count < measure.min, !ownSize {
@@ -52,7 +56,7 @@ enum MeasureFit {
             count = characters(size, column)
         }
         book.tokens.typography.body.size = size
-        var outcome = Outcome(characters: count)
+        var outcome = Outcome(characters: count, inner: widen.inner, outer: widen.outer)
         if count < measure.min || count > measure.max {
             outcome.findings.append(Finding(.warning, .other,
                 "body lines hold about \(Int(count.rounded())) characters, outside the theme's \(Int(measure.min))–\(Int(measure.max)); " +

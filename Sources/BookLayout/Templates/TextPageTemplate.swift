@@ -15,8 +15,10 @@ struct TextPageTemplate: PageTemplate {
         let layout = ctx.setText(bodyRequest(ctx))
         let opening = ctx.openingRoom
         ctx.openingRoom = nil
+        // A chapter's text after its title page reads on from the top, however short.
+        let afterTitlePage = ctx.pages.last?.role == .chapter
         TextFlow.flow(layout, from: 0, role: .text, source: page.index, ctx, startingOn: opening,
-                      vertical: Self.verticalShare(ctx.tokens.templates.text.vertical))
+                      vertical: afterTitlePage ? 0 : Self.verticalShare(ctx.tokens.templates.text.vertical))
     }
 
     /// The share of a page's free height that goes above a short text.
