@@ -23,19 +23,17 @@ enum MeasureFit {
     }
 
     /// Sets the fitted body size into `book`; the margins it needs are the outcome's.
+    /// Nothing is measured (no text shaped) for a book the theme does not fit.
     static func fit(_ book: inout ResolvedBook, typesetter: Typesetter) -> Outcome {
         let body = book.tokens.typography.body
-        let perPoint = averageCharacterWidth(body, typesetter) / body.size
-        guard perPoint > 0 else { return Outcome() }
-        func characters(_ size: Double, _ width: Double) -> Double { width / (perPoint * size) }
         let column = book.trim.width - book.margins.inner - book.margins.outer
-        guard let measure = book.tokens.typography.measure, column > 0 else {
-            return Outcome(characters: characters(body.size, column))
-        }
         let overrides = book.book.tokens
         let ownMargins = book.book.format?.margins != nil || overrides?["sizing"]?["margins"] != nil
         let ownSize = overrides?["typography"]?["body"]?["size"] != nil
-        guard !ownMargins else { return Outcome(characters: characters(body.size, column)) }
+        guard let measure = book.tokens.typography.measure, column > 0, !ownMargins else { return Outcome() }
+        let perPoint = averageCharacterWidth(body, typesetter) / body.size
+        guard perPoint > 0 else { return Outcome() }
+        func characters(_ size: Double, _ width: Double) -> Double { width / (perPoint * size) }
 
         var size = body.size
         var count = characters(size, column)

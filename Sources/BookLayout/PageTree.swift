@@ -23,7 +23,7 @@ public struct PageTree {
     public var subtitle: String?
     /// For the PDF's keywords: the kind of book, its art style.
     public var keywords: [String] = []
-    /// About how many characters a full line of body text holds, as the body was set.
+    /// About how many characters a full line of body text holds, when the theme fitted the body.
     public var bodyMeasure: Double?
 
     /// Makes the glyph runs of every text on the tree, on this thread (which must own the tree's

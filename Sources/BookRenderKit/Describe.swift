@@ -16,7 +16,8 @@ public struct BookDescription: Sendable, Codable {
     public var warnings: [String]
     /// Every blank page put in, and why.
     public var blankPages: [BlankPage] = []
-    /// About how many characters a full line of body text holds.
+    /// About how many characters a full line of body text holds, when the theme fitted the body to
+    /// the page (nil when the book keeps its own margins).
     public var bodyCharactersPerLine: Int?
 
     public struct BlankPage: Sendable, Codable, Equatable {
