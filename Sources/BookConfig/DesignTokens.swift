@@ -29,6 +29,24 @@ public struct Typography: Codable, Sendable, Equatable {
     public var caption: TypeRole
     public var chapterTitle: TypeRole
     public var pageNumber: TypeRole
+    /// The body's characters a line the theme aims for, and how far its size may move to get there;
+    /// nil: the body is set as given whatever the page.
+    public var measure: MeasureSettings? = nil
+}
+
+/// A comfortable line holds 45 to 75 characters: on a wider or narrower page the body size moves
+/// within its limits, then the side margins widen, until the body's lines fall inside `min...max`.
+public struct MeasureSettings: Codable, Sendable, Equatable {
+    /// Fewest characters a full body line should hold.
+    public var min: Double
+    /// Most characters a full body line should hold.
+    public var max: Double
+    /// What a fitted line aims for.
+    public var ideal: Double
+    /// The body size may grow up to this (points) before the margins widen.
+    public var maxBodySize: Double
+    /// The body size may shrink down to this (points) on a narrow page.
+    public var minBodySize: Double
 }
 
 /// One typographic role. Weight is a CSS-style number (400 regular, 600 semibold, 700 bold).
@@ -44,6 +62,8 @@ public struct TypeRole: Codable, Sendable, Equatable {
     public var hyphenate: Bool
     /// First-line indent of each paragraph, in ems.
     public var indent: Double
+    /// Space between paragraphs (those a blank line separates), in ems; nil or 0: none.
+    public var paragraphSpacing: Double? = nil
 }
 
 public struct Sizing: Codable, Sendable, Equatable {
@@ -72,6 +92,26 @@ public struct TemplateSettings: Codable, Sendable, Equatable {
     public var photo: PhotoTemplateSettings
     public var cover: CoverTemplateSettings
     public var text: TextPageTemplateSettings
+    /// nil: a chapter opens on a title page of its own, on the right.
+    public var chapter: ChapterTemplateSettings? = nil
+}
+
+/// How a chapter opens. A memoir sinks its title on the first page of its text; a book of
+/// separate parts gives each its own title page. `recto` puts every opening on a right-hand page,
+/// a blank page before it when needed; `any` opens on whichever page comes next.
+public struct ChapterTemplateSettings: Codable, Sendable, Equatable {
+    /// "sink" (title and the chapter's first text on one page) or "page" (a title page).
+    public var chapterOpening: String
+    /// "recto" or "any".
+    public var chapterStart: String
+    /// How far down the text area the sunk title sits, as a share of its height.
+    public var sink: Double? = nil
+
+    public var sinks: Bool { chapterOpening == "sink" }
+    public var startsRecto: Bool { chapterStart == "recto" }
+    public var sinkFraction: Double { sink ?? 0.28 }
+
+    public static let titlePage = ChapterTemplateSettings(chapterOpening: "page", chapterStart: "recto")
 }
 
 public struct IllustrationTemplateSettings: Codable, Sendable, Equatable {
@@ -93,6 +133,11 @@ public struct TextPageTemplateSettings: Codable, Sendable, Equatable {
     public var align: String?
     /// Replaces `typography.body.indent` (ems) on text pages when set.
     public var indent: Double?
+    /// Replaces `typography.body.paragraphSpacing` (ems) on text pages when set.
+    public var paragraphSpacing: Double? = nil
+    /// Where a text that fits on one page stands on it: "top", "center" or "optical" (centred a
+    /// little above the middle, where the eye takes the centre to be). nil: top.
+    public var vertical: String? = nil
 }
 
 public struct CoverTemplateSettings: Codable, Sendable, Equatable {

@@ -51,6 +51,7 @@ public enum TokenRanges {
             table.append(TokenRange(path: p + "weight", range: 100...900, unit: "") { Double(role($0.typography).weight) })
             table.append(TokenRange(path: p + "lineHeight", range: 0.8...3, unit: "× the size") { role($0.typography).lineHeight })
             table.append(TokenRange(path: p + "indent", range: 0...10, unit: "em") { role($0.typography).indent })
+            table.append(TokenRange(path: p + "paragraphSpacing", range: 0...5, unit: "em") { role($0.typography).paragraphSpacing })
         }
         let margins: [(String, @Sendable (TokenMargins) -> Length)] = [
             ("top", { $0.top }), ("bottom", { $0.bottom }), ("inner", { $0.inner }), ("outer", { $0.outer }),
@@ -70,6 +71,13 @@ public enum TokenRanges {
             TokenRange(path: "templates.photo.frameFraction", range: 0.1...1, unit: "of the text area's height") {
                 $0.templates.photo.frameFraction },
             TokenRange(path: "templates.text.indent", range: 0...10, unit: "em") { $0.templates.text.indent },
+            TokenRange(path: "templates.text.paragraphSpacing", range: 0...5, unit: "em") { $0.templates.text.paragraphSpacing },
+            TokenRange(path: "templates.chapter.sink", range: 0...0.8, unit: "of the text area's height") { $0.templates.chapter?.sink },
+            TokenRange(path: "typography.measure.min", range: 10...200, unit: "characters") { $0.typography.measure?.min },
+            TokenRange(path: "typography.measure.max", range: 10...200, unit: "characters") { $0.typography.measure?.max },
+            TokenRange(path: "typography.measure.ideal", range: 10...200, unit: "characters") { $0.typography.measure?.ideal },
+            TokenRange(path: "typography.measure.maxBodySize", range: 4...144, unit: "pt") { $0.typography.measure?.maxBodySize },
+            TokenRange(path: "typography.measure.minBodySize", range: 4...144, unit: "pt") { $0.typography.measure?.minBodySize },
         ]
         return table
     }()
@@ -83,6 +91,9 @@ public enum TokenRanges {
         }
         table.append(TokenChoice(path: "templates.text.align", allowed: alignments) { $0.templates.text.align })
         table.append(TokenChoice(path: "templates.cover.style", allowed: ["image-top", "full-bleed"]) { $0.templates.cover.style })
+        table.append(TokenChoice(path: "templates.text.vertical", allowed: ["top", "center", "optical"]) { $0.templates.text.vertical })
+        table.append(TokenChoice(path: "templates.chapter.chapterOpening", allowed: ["sink", "page"]) { $0.templates.chapter?.chapterOpening })
+        table.append(TokenChoice(path: "templates.chapter.chapterStart", allowed: ["recto", "any"]) { $0.templates.chapter?.chapterStart })
         return table
     }()
 
@@ -99,6 +110,11 @@ public enum TokenRanges {
            found.allSatisfy({ !$0.path.hasPrefix("templates.illustration.") }) {
             found.append(TokenViolation(path: "templates.illustration.bandMinFraction",
                 message: "\(TokenRange.number(band.bandMinFraction)) is larger than bandMaxFraction (\(TokenRange.number(band.bandMaxFraction)))"))
+        }
+        if let m = tokens.typography.measure, found.allSatisfy({ !$0.path.hasPrefix("typography.measure.") }),
+           !(m.min <= m.ideal && m.ideal <= m.max) || m.minBodySize > m.maxBodySize {
+            found.append(TokenViolation(path: "typography.measure",
+                message: "needs min ≤ ideal ≤ max and minBodySize ≤ maxBodySize"))
         }
         for entry in choices {
             guard let v = entry.value(tokens), !entry.allowed.contains(v) else { continue }

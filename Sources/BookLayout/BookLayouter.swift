@@ -36,6 +36,7 @@ public struct BookLayouter {
 
     private func layout<E: Error>(_ book: ResolvedBook, handingOver eachPage: @escaping (PageNode) throws(E) -> Void) throws(E) -> PageTree {
         var book = book
+        let measure = MeasureFit.fit(&book, typesetter: typesetter)
         if book.profile != nil {
             // Room for the folio between the text and the printer's safety line, and for the
             // first line's font box under it.
@@ -46,34 +47,40 @@ public struct BookLayouter {
             // Texts laid out ahead need only be drawn when a page's text leaves the tree once it is
             // handed over, and pages are handed over as they come: not for a print profile's book,
             // laid out again (from the same texts) when its gutter grows.
-            TextPrefetch.start(TextPrefetch.requests(book, typesetter: typesetter), on: typesetter, threads: textThreads,
+            TextPrefetch.start(TextPrefetch.requests(book, typesetter: typesetter, measureInset: (measure.inner, measure.outer)), on: typesetter, threads: textThreads,
                                glyphsOnly: !keepsHandedOverText && book.profile == nil)
         }
         // Also when a page could not be drawn: the helpers stop taking texts.
         defer { typesetter.finishPrepared() }
         let streaming = book.profile == nil ? eachPage : nil
-        var tree = try layoutOnce(book, eachPage: streaming)
+        var tree = try layoutOnce(book, measure, eachPage: streaming)
+        tree.findings += measure.findings
         // The gutter depends on the page count, which depends on the gutter: widen and lay out again
         // until it holds. It only ever grows, so this ends within the table's few brackets.
         if let profile = book.profile {
             for _ in 0..<4 {
                 guard let gutter = profile.gutterMargin(pages: tree.pages.count)?.points, gutter > book.margins.inner + 0.001 else { break }
                 book.margins.inner = gutter
-                tree = layoutOnce(book, eachPage: Optional<(PageNode) throws(Never) -> Void>.none)
+                tree = layoutOnce(book, measure, eachPage: Optional<(PageNode) throws(Never) -> Void>.none)
+                tree.findings += measure.findings
             }
         }
         if streaming == nil { for page in tree.pages { try eachPage(page) } }
+        tree.bodyMeasure = measure.characters
         return tree
     }
 
-    private func layoutOnce<E: Error>(_ book: ResolvedBook, eachPage: ((PageNode) throws(E) -> Void)?) throws(E) -> PageTree {
+    private func layoutOnce<E: Error>(_ book: ResolvedBook, _ measure: MeasureFit.Outcome,
+                                      eachPage: ((PageNode) throws(E) -> Void)?) throws(E) -> PageTree {
         let ctx = LayoutContext(book: book, typesetter: typesetter)
+        ctx.measureInset = (measure.inner, measure.outer)
         // A template only changes the pages it adds, so those before are final once it returns.
         var handedOver = 0
         var missingGlyphs: [Finding] = []
         func handOver() throws(E) {
             guard let eachPage else { return }
-            while handedOver < ctx.pages.count {
+            // A sunk chapter opening waits for the text that may start on it.
+            while handedOver < (ctx.openingRoom?.index ?? ctx.pages.count) {
                 try eachPage(ctx.pages[handedOver])
                 if !keepsHandedOverText {
                     // Reads the lines' glyphs only, no Pango call: safe while helpers still run.
@@ -86,9 +93,13 @@ public struct BookLayouter {
         CoverTemplate.layout(ctx)
         try handOver()
         for page in book.pages {
+            let waiting = ctx.openingRoom?.index
             TemplateRegistry.template(for: page.page).layout(page, ctx)
+            // A sunk opening that the page after it did not fill stays a title page.
+            if let waiting, ctx.openingRoom?.index == waiting { ctx.openingRoom = nil }
             try handOver()
         }
+        ctx.openingRoom = nil
         if let profile = book.profile {
             PrintMarks.pad(to: profile.pageMultiple(trim: book.trim.width, book.trim.height), ctx)
             PrintMarks.add(profile, ctx)

@@ -32,11 +32,16 @@ final class LayoutContext {
     /// What a full-bleed picture or background must cover: the page plus its bleed.
     func bleedRect(for number: Int) -> Rect { geometry.bleedRect(page: number, trim: book.trim) }
 
+    /// How much wider than the book's margins the interior's side margins are, so the body's
+    /// lines hold the theme's measure (see `MeasureFit`).
+    var measureInset = (inner: 0.0, outer: 0.0)
+
     /// The text area of a page: the inner margin is on the binding side (left on right-hand pages).
     func contentRect(for number: Int) -> Rect {
         let m = book.margins
-        let left = number % 2 == 1 ? m.inner : m.outer
-        return Rect(x: left, y: m.top, width: width - m.inner - m.outer, height: height - m.top - m.bottom)
+        let inner = m.inner + measureInset.inner, outer = m.outer + measureInset.outer
+        let left = number % 2 == 1 ? inner : outer
+        return Rect(x: left, y: m.top, width: width - inner - outer, height: height - m.top - m.bottom)
     }
 
     /// Appends a page with the paper colour laid down first, and returns its index in `pages`.
@@ -49,14 +54,25 @@ final class LayoutContext {
 
     func append(_ item: PageItem, to index: Int) { pages[index].items.append(item) }
 
-    /// Pads with a blank page so the next page lands on `side`, and says so in the report.
+    /// Pads with a blank page so the next page lands on `side`, and says so in the report and on the
+    /// blank page itself; `why` finishes "blank page inserted …".
     func startOn(_ side: PageSide, source: Int, why: String) {
         let nextSide: PageSide = nextNumber % 2 == 1 ? .right : .left
         guard nextSide != side else { return }
-        addPage(.blank, source: nil)
-        findings.append(Finding(.warning, .blankPageInserted, sourcePage: source, physicalPages: [nextNumber - 1],
-                                "blank page inserted so the \(why) starts on a \(side.rawValue)-hand page"))
+        addBlank(source: source, why: why)
     }
+
+    /// A blank page, its reason kept on the page and reported.
+    func addBlank(source: Int?, why: String) {
+        let index = addPage(.blank, source: nil)
+        pages[index].blankReason = why
+        findings.append(Finding(.warning, .blankPageInserted, sourcePage: source, physicalPages: [pages[index].number],
+                                "blank page inserted " + why))
+    }
+
+    /// Room left on a chapter's sunk opening page for the text that follows it: the page, and
+    /// where on it that text may start. Taken by the next text page; dropped by any other page.
+    var openingRoom: (index: Int, top: Double)?
 
     /// Resolve reported the missing picture; layout adds the physical page it ended up on.
     func notePlaceholder(onPage number: Int, source: Int?) {
@@ -71,7 +87,8 @@ final class LayoutContext {
 
     func style(_ role: TypeRole, scale: Double = 1) -> TextStyle {
         TextStyle(family: role.family, size: role.size * scale, weight: role.weight, italic: role.italic,
-                  lineHeight: role.lineHeight, letterSpacing: 0, firstLineIndent: role.indent * role.size * scale)
+                  lineHeight: role.lineHeight, letterSpacing: 0, firstLineIndent: role.indent * role.size * scale,
+                  paragraphSpacing: (role.paragraphSpacing ?? 0) * role.size * scale)
     }
 
     func alignment(_ role: TypeRole) -> TextAlignment {

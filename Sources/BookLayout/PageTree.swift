@@ -23,6 +23,8 @@ public struct PageTree {
     public var subtitle: String?
     /// For the PDF's keywords: the kind of book, its art style.
     public var keywords: [String] = []
+    /// About how many characters a full line of body text holds, when the theme fitted the body.
+    public var bodyMeasure: Double?
 
     /// Makes the glyph runs of every text on the tree, on this thread (which must own the tree's
     /// layouts); true when all of them can be drawn without Pango, so threads may share the tree.
@@ -61,6 +63,8 @@ public struct PageNode {
     /// Index in the book's `pages` this page was laid out from.
     public var sourcePage: Int?
     public var items: [PageItem]
+    /// Why a blank page was put in ("so the spread … faces …"); nil for every other page.
+    public var blankReason: String?
 
     public var side: PageSide { number % 2 == 1 ? .right : .left }
 

@@ -24,7 +24,10 @@ enum PrintMarks {
         let missing = (multiple - ctx.pages.count % multiple) % multiple
         guard missing > 0 else { return }
         let first = ctx.nextNumber
-        for _ in 0..<missing { ctx.addPage(.blank, source: nil) }
+        for _ in 0..<missing {
+            let index = ctx.addPage(.blank, source: nil)
+            ctx.pages[index].blankReason = "at the end: the printer wants a multiple of \(multiple) pages"
+        }
         ctx.findings.append(Finding(.warning, .blankPageInserted, physicalPages: Array(first..<ctx.nextNumber),
                                     "\(missing) blank page(s) added at the end: the printer wants a multiple of \(multiple) pages"))
     }

@@ -29,8 +29,10 @@ enum TextPrefetch {
     static let minimumTotalBytes = 40_000
 
     /// The long texts `BookLayouter` will ask for, in the order it asks for them.
-    static func requests(_ book: ResolvedBook, typesetter: Typesetter) -> [TextRequest] {
+    static func requests(_ book: ResolvedBook, typesetter: Typesetter,
+                         measureInset: (inner: Double, outer: Double) = (0, 0)) -> [TextRequest] {
         let ctx = LayoutContext(book: book, typesetter: typesetter)
+        ctx.measureInset = measureInset
         var seen = Set<TextRequest>()
         return book.pages.compactMap { TemplateRegistry.template(for: $0.page).textAhead($0, ctx) }
             .filter { $0.text.utf8.count >= minimumBytes && seen.insert($0).inserted }

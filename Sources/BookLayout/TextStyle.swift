@@ -15,9 +15,12 @@ public struct TextStyle: Sendable, Equatable, Hashable {
     public var letterSpacing: Double = 0
     /// Indent of each paragraph's first line, in points (negative hangs the first line).
     public var firstLineIndent: Double = 0
+    /// Extra space after each paragraph but the last, in points: the blank line between
+    /// paragraphs shows as space instead of a bare line break.
+    public var paragraphSpacing: Double = 0
 
     public init(family: String, size: Double, weight: Int = 400, italic: Bool = false, lineHeight: Double = 1.2,
-                letterSpacing: Double = 0, firstLineIndent: Double = 0) {
+                letterSpacing: Double = 0, firstLineIndent: Double = 0, paragraphSpacing: Double = 0) {
         self.family = family
         self.size = size
         self.weight = weight
@@ -25,6 +28,7 @@ public struct TextStyle: Sendable, Equatable, Hashable {
         self.lineHeight = lineHeight
         self.letterSpacing = letterSpacing
         self.firstLineIndent = firstLineIndent
+        self.paragraphSpacing = paragraphSpacing
     }
 }
 

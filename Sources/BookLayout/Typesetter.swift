@@ -61,7 +61,8 @@ public final class Typesetter {
         let blocks = Self.blocks(of: laidOut).map { range in
             makePangoLayout(laidOut, bytes: range, style: style, width: width, alignment: alignment)
         }
-        let (lines, pangoLines, height) = laidOut.isEmpty ? ([], [], 0) : Self.measureLines(blocks, text: laidOut)
+        let (lines, pangoLines, height) = laidOut.isEmpty ? ([], [], 0)
+            : Self.measureLines(blocks, text: laidOut, paragraphSpacing: style.paragraphSpacing)
         return TextLayout(text: laidOut, blocks: blocks, lines: lines, pangoLines: pangoLines, height: height,
                           unknownGlyphCount: blocks.reduce(0) { $0 + Int(pango_layout_get_unknown_glyphs_count($1.layout)) },
                           hasPrivateUse: Self.hasPrivateUse(laidOut),
@@ -243,7 +244,9 @@ public final class Typesetter {
     /// Line boxes are Pango's logical line extents: with no extra spacing Pango starts each line
     /// where the previous one ends, so the boxes tile, and the first starts at 0. Each block's
     /// lines continue where the block before ended, as the lines of one layout would.
-    private static func measureLines(_ blocks: [TextLayout.Block], text: String)
+    /// `paragraphSpacing` goes into the box of each paragraph's last line (but the text's last), so
+    /// the boxes still tile and a page that starts with a paragraph starts with no gap.
+    private static func measureLines(_ blocks: [TextLayout.Block], text: String, paragraphSpacing: Double = 0)
         -> ([TextLine], [UnsafeMutablePointer<PangoLayoutLine>], Double) {
         struct Raw { var start: Int, length: Int, logical: PangoRectangle, ink: PangoRectangle, baseline: Int32 }
         var raws: [Raw] = []
@@ -285,19 +288,22 @@ public final class Typesetter {
 
         var lines: [TextLine] = []
         var indexInParagraph = 0
+        var shift = 0.0
         for (i, r) in raws.enumerated() {
             if i > 0 && paragraphOf[i] != paragraphOf[i - 1] { indexInParagraph = 0 }
             let end = min(bytes.count, r.start + r.length)
             let lineText = String(decoding: bytes[min(r.start, end)..<end], as: UTF8.self)
-            lines.append(TextLine(byteRange: min(r.start, end)..<end, text: lineText, top: Double(r.logical.y) / scale,
-                                  baseline: Double(r.baseline) / scale, height: Double(r.logical.height) / scale,
+            let gap = paragraphSpacing > 0 && i + 1 < raws.count && paragraphOf[i + 1] != paragraphOf[i] ? paragraphSpacing : 0
+            lines.append(TextLine(byteRange: min(r.start, end)..<end, text: lineText, top: Double(r.logical.y) / scale + shift,
+                                  baseline: Double(r.baseline) / scale + shift, height: Double(r.logical.height) / scale + gap,
                                   width: Double(r.logical.width) / scale, x: Double(r.logical.x) / scale,
                                   paragraph: paragraphOf[i], indexInParagraph: indexInParagraph,
                                   paragraphLineCount: counts[paragraphOf[i]] ?? 1,
                                   endsWithSoftHyphen: lineText.unicodeScalars.last == "\u{00AD}",
-                                  ink: Rect(x: Double(r.ink.x) / scale, y: Double(r.ink.y) / scale,
+                                  ink: Rect(x: Double(r.ink.x) / scale, y: Double(r.ink.y) / scale + shift,
                                             width: Double(r.ink.width) / scale, height: Double(r.ink.height) / scale)))
             indexInParagraph += 1
+            shift += gap
         }
         return (lines, pangoLines, lines.last.map(\.bottom) ?? 0)
     }

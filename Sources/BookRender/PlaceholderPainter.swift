@@ -7,12 +7,17 @@ enum PlaceholderPainter {
     /// `opaque`: translucent shapes are mixed with the wash instead (see `CairoPaths.setColor`).
     static func paint(_ art: PlaceholderArt, on cr: OpaquePointer, opaque: Bool = false) {
         let backdrop = opaque ? art.wash : nil
-        let r = art.rect
+        let outer = art.rect
+        let inset = outer.inset(by: 6)
+        let insetRadius = max(0, art.cornerRadius - 6)
         cairo_save(cr)
-        CairoPaths.roundedRect(cr, r, radius: art.cornerRadius)
+        CairoPaths.roundedRect(cr, outer, radius: art.cornerRadius)
         CairoPaths.setColor(cr, art.wash)
-        cairo_fill_preserve(cr)
+        cairo_fill(cr)
+        // The motif stays inside the dashed frame: art past it reads as a layout fault.
+        CairoPaths.roundedRect(cr, inset, radius: insetRadius)
         cairo_clip(cr)
+        let r = inset
 
         // Motif in the upper 60 %: hills along its foot, a sun above the right hill.
         let m = Rect(x: r.x, y: r.y + r.height * 0.08, width: r.width, height: r.height * 0.52)
@@ -38,8 +43,7 @@ enum PlaceholderPainter {
 
         // The dashed edge says "not final" at a glance, on screen and on a proof.
         cairo_save(cr)
-        let inset = r.inset(by: 6)
-        CairoPaths.roundedRect(cr, inset, radius: max(0, art.cornerRadius - 6))
+        CairoPaths.roundedRect(cr, inset, radius: insetRadius)
         var dashes: [Double] = [7, 5]
         cairo_set_dash(cr, &dashes, 2, 0)
         cairo_set_line_width(cr, 1.5)

@@ -14,6 +14,16 @@ public struct BookDescription: Sendable, Codable {
     public var fonts: [String]
     public var images: [ExportReport.ImageEntry]
     public var warnings: [String]
+    /// Every blank page put in, and why.
+    public var blankPages: [BlankPage] = []
+    /// About how many characters a full line of body text holds, when the theme fitted the body to
+    /// the page (nil when the book keeps its own margins).
+    public var bodyCharactersPerLine: Int?
+
+    public struct BlankPage: Sendable, Codable, Equatable {
+        public var page: Int
+        public var why: String
+    }
 }
 
 extension BookDocument {
@@ -32,7 +42,9 @@ extension BookDocument {
             physicalPages: tree.pages.count,
             missingIllustrations: findings.filter(\.isPlaceholder).map(\.description), fonts: fonts.sorted(),
             images: ExportReport.imageEntries(tree),
-            warnings: findings.filter { !$0.isPlaceholder }.map(\.description))
+            warnings: findings.filter { !$0.isPlaceholder }.map(\.description),
+            blankPages: tree.pages.compactMap { p in p.blankReason.map { BookDescription.BlankPage(page: p.number, why: $0) } },
+            bodyCharactersPerLine: tree.bodyMeasure.map { Int($0.rounded()) })
     }
 
     /// Points as inches the way `%g` prints them: 8.25, 11, 5.8268.

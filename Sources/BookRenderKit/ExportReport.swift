@@ -14,6 +14,8 @@ public struct ExportReport: Codable {
         /// The pictures on the page, as the book names them.
         public var images: [String]
         public var placeholder: Bool
+        /// For a blank page, why it was put in.
+        public var blankReason: String? = nil
     }
 
     public struct ImageEntry: Sendable, Codable, Equatable {

@@ -40,6 +40,11 @@ struct Info: ParsableCommand {
             let low = i.lowestEffectiveDPI < 300 ? "  (below 300 dpi for print)" : ""
             Console.out("  \(i.origin): \(i.format) \(i.pixels) \(i.colorModel), \(i.bytes) bytes, pages \(i.pages.map(String.init).joined(separator: ",")), effective \(i.lowestEffectiveDPI) dpi\(low)")
         }
+        if let measure = d.bodyCharactersPerLine { Console.out("body: about \(measure) characters a line") }
+        if !d.blankPages.isEmpty {
+            Console.out("blank pages:")
+            d.blankPages.forEach { Console.out("  page \($0.page): \($0.why)") }
+        }
         if !d.warnings.isEmpty {
             Console.out("warnings:")
             d.warnings.forEach { Console.out("  \($0)") }

@@ -6,18 +6,26 @@ extension TemplateRegistry {
     func visit(_ page: ChapterPage) -> any PageTemplate { ChapterTemplate(chapter: page) }
 }
 
-/// A chapter opener: always a right-hand page, title a third of the way down, an accent ornament.
+/// A chapter opener, as the theme's `templates.chapter` says: on a right-hand page or the next
+/// page; a title page of its own, or the title sunk down the page with the chapter's first text
+/// under it (its own text, or else the text page that follows it).
 struct ChapterTemplate: PageTemplate {
     let chapter: ChapterPage
 
     func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
-        ctx.startOn(.right, source: page.index, why: "chapter \"\(chapter.title ?? "")\"")
+        let settings = ctx.tokens.templates.chapter ?? .titlePage
+        let name = "chapter \"\(chapter.title ?? "")\""
+        if settings.startsRecto {
+            ctx.startOn(.right, source: page.index,
+                        why: "so the \(name) opens on a right-hand page, as the theme's chapterStart \"recto\" asks")
+        }
         let index = ctx.addPage(.chapter, source: page.index)
         if let title = chapter.title { ctx.chapters.append((title, ctx.pages[index].number)) }
         let content = ctx.contentRect(for: ctx.pages[index].number)
         let typo = ctx.tokens.typography
+        let sinks = settings.sinks
         let title = ctx.setText(chapter.title ?? "", role: typo.chapterTitle, width: content.width, scale: 1.5, alignment: .center)
-        var y = content.y + content.height * 0.28
+        var y = content.y + content.height * (sinks ? settings.sinkFraction : 0.28)
         let ruleW = content.width * 0.2
         let mid = content.x + content.width / 2
         ctx.append(.rule(Rule(from: (mid - ruleW / 2, y - typo.chapterTitle.size), to: (mid + ruleW / 2, y - typo.chapterTitle.size),
@@ -30,9 +38,13 @@ struct ChapterTemplate: PageTemplate {
             ctx.append(.text(ctx.textBox(s, x: content.x, y: y, width: content.width, color: ctx.palette.muted)), to: index)
             y += s.height
         }
+        // Two body lines of air between the heading and the text it sinks onto.
+        let room = (index: index, top: y + 2 * typo.body.size * typo.body.lineHeight)
         if let request = bodyRequest(ctx) {
-            // An opener may carry the chapter's first words; they flow on after the opener.
-            TextFlow.flow(ctx.setText(request), from: 0, role: .text, source: page.index, ctx)
+            TextFlow.flow(ctx.setText(request), from: 0, role: .text, source: page.index, ctx,
+                          startingOn: sinks ? room : nil)
+        } else if sinks {
+            ctx.openingRoom = room
         }
     }
 

@@ -12,7 +12,8 @@ struct SpreadTemplate: PageTemplate {
     let spread: SpreadPage
 
     func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
-        ctx.startOn(.left, source: page.index, why: "spread")
+        ctx.startOn(.left, source: page.index,
+                    why: "before the spread: it would start on a right-hand page, and its two halves must face each other across the fold (left, then right)")
         let left = ctx.addPage(.spreadLeft, source: page.index)
         let right = ctx.addPage(.spreadRight, source: page.index)
         let w = ctx.width, h = ctx.height
