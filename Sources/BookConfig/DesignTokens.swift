@@ -44,6 +44,9 @@ public struct TypeRole: Codable, Sendable, Equatable {
     public var hyphenate: Bool
     /// First-line indent of each paragraph, in ems.
     public var indent: Double
+    /// The smallest size, in points, a title in this role is set at to avoid a bad break (a word
+    /// alone on a line, a word cut in two) before it takes more lines; nil: never smaller than `size`.
+    public var minSize: Double? = nil
 }
 
 public struct Sizing: Codable, Sendable, Equatable {

@@ -16,7 +16,7 @@ struct ChapterTemplate: PageTemplate {
         if let title = chapter.title { ctx.chapters.append((title, ctx.pages[index].number)) }
         let content = ctx.contentRect(for: ctx.pages[index].number)
         let typo = ctx.tokens.typography
-        let title = ctx.setText(chapter.title ?? "", role: typo.chapterTitle, width: content.width, scale: 1.5, alignment: .center)
+        let title = ctx.setTitle(chapter.title ?? "", role: typo.chapterTitle, width: content.width, scale: 1.5, alignment: .center)
         var y = content.y + content.height * 0.28
         let ruleW = content.width * 0.2
         let mid = content.x + content.width / 2
