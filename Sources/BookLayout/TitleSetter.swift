@@ -2,23 +2,19 @@ import Foundation
 import BookConfig
 
 /// Sets a title the way a book designer breaks it by hand: lines of similar length, no word alone
-/// on a line, no word cut in two. Pango's own breaking is greedy (it fills the first line and
-/// leaves the rest, "…Festival of / Lights"); here, for each line count from the fewest up, the
-/// narrowest wrap width that still gives that many lines is found, which evens the lines out, and
-/// a layout that leaves a short word by itself is refused. When no line count works at a size, the
-/// title is set smaller, down to the role's minimum size.
+/// on a line, no word cut in two. Pango's own breaking is greedy (it fills each line in turn and
+/// leaves the rest, "…Festival of / Lights"). Here every run of words a line could hold is measured
+/// with Pango, and for each line count from the fewest up the breaks that make the lines most even
+/// are chosen (least sum of squared line widths: with the words fixed, the most even split), with
+/// no word alone on a line. When no line count works at a size, the title is set smaller, down to the role's minimum size.
+/// A title in a script written without spaces is balanced by narrowing Pango's wrap width instead.
 public struct TitleSetter {
     public let typesetter: Typesetter
 
     public init(typesetter: Typesetter) { self.typesetter = typesetter }
 
-    /// How many more lines than the fewest are tried at one size before the title is set smaller:
-    /// a title that needs many more lines than it could have reads as a column of words.
-    static let extraLines = 2
     /// Each size tried is this much of the one before.
     static let sizeStep = 0.92
-    /// A line of one word is refused when it is shorter than this share of the longest line.
-    static let shortLineShare = 0.5
 
     /// The title set from `style.size` down to `minSize`, centred or aligned as `alignment` says,
     /// in a column `width` wide and at most `maxHeight` tall. Its lines are fixed by line separators,
@@ -33,22 +29,20 @@ public struct TitleSetter {
             for size in sizes {
                 style.size = size
                 layout = typesetter.layout(title, style: style, width: width, alignment: alignment, hyphenate: false)
-                if layout.height <= maxHeight, !splitsWords(layout, title: title) { break }
+                if layout.height <= maxHeight, layout.lines.count == title.split(whereSeparator: \.isNewline).count { break }
             }
             return layout
         }
-        var fallback: [String]?
         for size in sizes {
             style.size = size
             if let lines = breaks(title, style: style, width: width, maxHeight: maxHeight, strict: true) {
                 return fixed(lines, style: style, width: width, alignment: alignment)
             }
-            if size == sizes.last {
-                fallback = breaks(title, style: style, width: width, maxHeight: maxHeight, strict: false)
-            }
         }
-        // Nothing breaks well even at the smallest size: the most even lines there, whatever they hold.
-        let lines = fallback ?? Self.lineTexts(typesetter.layout(title, style: style, width: width, alignment: alignment, hyphenate: false))
+        // Nothing breaks well even at the smallest size: the most even lines there, whatever they
+        // hold, or Pango's own breaks when a word is wider than the column.
+        let lines = breaks(title, style: style, width: width, maxHeight: .infinity, strict: false)
+            ?? Self.lineTexts(typesetter.layout(title, style: style, width: width, alignment: alignment, hyphenate: false))
         return fixed(lines, style: style, width: width, alignment: alignment)
     }
 
@@ -63,68 +57,37 @@ public struct TitleSetter {
         return sizes + [smallest]
     }
 
-    /// The lines of the first good layout at `style`'s size, from the fewest lines up; with
-    /// `strict` false, the most even layout of the fewest lines that fits, lone words allowed.
+    /// The lines of the good layout with the fewest lines at `style`'s size, or nil when it is too
+    /// tall or there is none; with `strict` false, words may stand alone.
     func breaks(_ title: String, style: TextStyle, width: Double, maxHeight: Double, strict: Bool) -> [String]? {
-        let words = Self.words(title)
-        let natural = layout(title, style: style, width: width)
-        let fewest = natural.lines.count
-        let spaced = words.count > 1
-        // A spaced title never breaks inside a word unless a word is wider than the column; one in
-        // a script written without spaces breaks between its characters, so any width is fair.
-        let narrowest = spaced ? min(width, widestWord(words, style: style)) : width / Double(max(fewest, 1)) / 2
-        for count in fewest...(fewest + Self.extraLines) {
-            guard !spaced || count <= words.count else { break }
-            let candidate = count == fewest ? evenest(title, lines: count, style: style, from: narrowest, to: width) ?? natural
-                                            : evenest(title, lines: count, style: style, from: narrowest, to: width)
-            guard let candidate, candidate.lines.count == count else { continue }
-            guard candidate.height <= maxHeight else { break }
-            if !strict || isGood(candidate, title: title, words: words) { return Self.lineTexts(candidate) }
+        let words = Self.wordRanges(title)
+        guard words.count > 1 else { return unspacedBreaks(title, style: style, width: width, maxHeight: maxHeight) }
+        let spans = SpanWidths(title: title, words: words, style: style, width: width, typesetter: typesetter)
+        // The fewest lines that break well are the best: the split among them is already the most even.
+        for count in 1...words.count {
+            guard let cuts = spans.evenest(lines: count, strict: strict) else { continue }
+            let lines = zip([0] + cuts, cuts + [words.count]).map { spans.text($0, $1) }
+            return fixed(lines, style: style, width: width, alignment: .start).height <= maxHeight ? lines : nil
         }
         return nil
     }
 
-    /// The layout of `title` in `lines` lines at the narrowest width that keeps it to that many
-    /// (a binary search over the wrap width), or nil when even the narrowest gives fewer.
-    func evenest(_ title: String, lines: Int, style: TextStyle, from low: Double, to high: Double) -> TextLayout? {
-        var tooNarrow = low, wide = high
-        let atLow = layout(title, style: style, width: low)
-        if atLow.lines.count <= lines {
-            return atLow.lines.count == lines ? atLow : nil
+    /// A title with no spaces: one word of a spaced script must fit whole; a script written without
+    /// spaces is evened out by the narrowest wrap width that keeps Pango's fewest lines.
+    func unspacedBreaks(_ title: String, style: TextStyle, width: Double, maxHeight: Double) -> [String]? {
+        let natural = layout(title, style: style, width: width)
+        guard natural.height <= maxHeight else { return nil }
+        if title.unicodeScalars.allSatisfy(Self.isSpacedScript) {
+            return natural.lines.count == 1 ? Self.lineTexts(natural) : nil
         }
-        var best = layout(title, style: style, width: high)
-        guard best.lines.count <= lines else { return nil }
+        let count = natural.lines.count
+        var tooNarrow = width / Double(count) / 2, wide = width, best = natural
         while wide - tooNarrow > 0.5 {
             let mid = (tooNarrow + wide) / 2
             let attempt = layout(title, style: style, width: mid)
-            if attempt.lines.count <= lines {
-                wide = mid
-                best = attempt
-            } else {
-                tooNarrow = mid
-            }
+            if attempt.lines.count <= count { wide = mid; best = attempt } else { tooNarrow = mid }
         }
-        return best
-    }
-
-    /// No word cut in two, no word left alone at the end, no short word alone on any line.
-    func isGood(_ layout: TextLayout, title: String, words: [Substring]) -> Bool {
-        guard !splitsWords(layout, title: title) else { return false }
-        guard words.count >= 3, layout.lines.count > 1 else { return true }
-        let counts = layout.lines.map { Self.words($0.text).count }
-        if counts.last == 1 { return false }
-        let longest = layout.lines.map(\.width).max() ?? 0
-        return !zip(counts, layout.lines).contains { $0 == 1 && $1.width < longest * Self.shortLineShare }
-    }
-
-    /// A spaced title's word broken over two lines gives more words on the lines than in the title.
-    func splitsWords(_ layout: TextLayout, title: String) -> Bool {
-        let words = Self.words(title)
-        guard words.count > 1 || title.count > 1 else { return false }
-        let onLines = layout.lines.reduce(0) { $0 + Self.words($1.text).count }
-        if words.count > 1 { return onLines > words.count }
-        // One word and no spaces: a letter word must stay whole; a script without spaces may break.
-        return layout.lines.count > 1 && title.unicodeScalars.allSatisfy { Self.isSpacedScript($0) }
+        return Self.lineTexts(best)
     }
 
     /// Scripts whose words are separated by spaces, so a break between two letters cuts a word.
@@ -135,11 +98,6 @@ public struct TitleSetter {
         default:
             return true
         }
-    }
-
-    func widestWord(_ words: [Substring], style: TextStyle) -> Double {
-        let eachOnALine = typesetter.layout(words.joined(separator: "\n"), style: style, width: 0, alignment: .start, hyphenate: false)
-        return eachOnALine.lines.map(\.width).max() ?? 0
     }
 
     func layout(_ text: String, style: TextStyle, width: Double) -> TextLayout {
@@ -154,8 +112,86 @@ public struct TitleSetter {
         layout.lines.map { $0.text.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    static func words<S: StringProtocol>(_ text: S) -> [Substring] {
-        String(text).split(whereSeparator: \.isWhitespace)
+    static func wordRanges(_ text: String) -> [Range<String.Index>] {
+        var ranges: [Range<String.Index>] = []
+        var start: String.Index?
+        for i in text.indices {
+            if text[i].isWhitespace {
+                if let s = start { ranges.append(s..<i); start = nil }
+            } else if start == nil {
+                start = i
+            }
+        }
+        if let s = start { ranges.append(s..<text.endIndex) }
+        return ranges
+    }
+}
+
+/// The width Pango gives each run of a title's words set as one line, measured once and only for
+/// runs that fit the column, and the most even breaks they allow.
+final class SpanWidths {
+    let title: String
+    let words: [Range<String.Index>]
+    let style: TextStyle
+    let column: Double
+    let typesetter: Typesetter
+    private var measured: [Int: Double] = [:]
+
+    init(title: String, words: [Range<String.Index>], style: TextStyle, width: Double, typesetter: Typesetter) {
+        self.title = title; self.words = words; self.style = style; self.column = width; self.typesetter = typesetter
+    }
+
+    /// Words `from..<to` as written between them (the title's own spaces).
+    func text(_ from: Int, _ to: Int) -> String { String(title[words[from].lowerBound..<words[to - 1].upperBound]) }
+
+    /// The width of words `from..<to` on one line; infinity when a longer run already overflowed.
+    func width(_ from: Int, _ to: Int) -> Double {
+        let key = from * (words.count + 1) + to
+        if let w = measured[key] { return w }
+        let w: Double
+        if to - from > 1, width(from, to - 1) > column {
+            w = .infinity
+        } else {
+            let line = typesetter.layout(text(from, to), style: style, width: 0, alignment: .start, hyphenate: false)
+            w = line.lines.count == 1 ? line.lines[0].width : .infinity
+        }
+        measured[key] = w
+        return w
+    }
+
+    /// Whether words `from..<to` may make a line: they fit, and in `strict` mode a title of three
+    /// words or more has no word alone on a line (a smaller size is tried first).
+    func allowed(_ from: Int, _ to: Int, strict: Bool) -> Bool {
+        guard width(from, to) <= column else { return false }
+        return !strict || to - from > 1 || words.count < 3
+    }
+
+    /// The line starts (after the first) that split the words into `lines` allowed lines with the
+    /// least sum of squared widths, or nil when no split is allowed.
+    func evenest(lines: Int, strict: Bool) -> [Int]? {
+        let n = words.count
+        guard lines <= n else { return nil }
+        // cost[k][j]: the best k lines holding words 0..<j; from[k][j]: where the last of them starts.
+        var cost = Array(repeating: Array(repeating: Double.infinity, count: n + 1), count: lines + 1)
+        var from = Array(repeating: Array(repeating: -1, count: n + 1), count: lines + 1)
+        cost[0][0] = 0
+        for k in 1...lines {
+            for j in k...n {
+                for i in (k - 1)..<j where cost[k - 1][i].isFinite && allowed(i, j, strict: strict) {
+                    let w = width(i, j)
+                    let c = cost[k - 1][i] + w * w
+                    if c < cost[k][j] { cost[k][j] = c; from[k][j] = i }
+                }
+            }
+        }
+        guard cost[lines][n].isFinite else { return nil }
+        var cuts: [Int] = []
+        var j = n
+        for k in stride(from: lines, to: 1, by: -1) {
+            j = from[k][j]
+            cuts.insert(j, at: 0)
+        }
+        return cuts
     }
 }
 
