@@ -108,15 +108,18 @@ public struct TitleSetter {
         typesetter.layout(lines.joined(separator: "\n"), style: style, width: width, alignment: alignment, hyphenate: false)
     }
 
+    static let noBreakSpaces: Set<Character> = ["\u{00A0}", "\u{2007}", "\u{202F}"]
+
     static func lineTexts(_ layout: TextLayout) -> [String] {
         layout.lines.map { $0.text.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// The words between the spaces a line may break at; a no-break space holds its words together.
     static func wordRanges(_ text: String) -> [Range<String.Index>] {
         var ranges: [Range<String.Index>] = []
         var start: String.Index?
         for i in text.indices {
-            if text[i].isWhitespace {
+            if text[i].isWhitespace, !noBreakSpaces.contains(text[i]) {
                 if let s = start { ranges.append(s..<i); start = nil }
             } else if start == nil {
                 start = i
@@ -141,8 +144,9 @@ final class SpanWidths {
         self.title = title; self.words = words; self.style = style; self.column = width; self.typesetter = typesetter
     }
 
-    /// Words `from..<to` as written between them (the title's own spaces).
-    func text(_ from: Int, _ to: Int) -> String { String(title[words[from].lowerBound..<words[to - 1].upperBound]) }
+    /// Words `from..<to` with one space between each: a tab or a run of spaces typed into a title
+    /// is not spacing a designer would keep.
+    func text(_ from: Int, _ to: Int) -> String { words[from..<to].map { String(title[$0]) }.joined(separator: " ") }
 
     /// The width of words `from..<to` on one line; infinity when a longer run already overflowed.
     func width(_ from: Int, _ to: Int) -> Double {
