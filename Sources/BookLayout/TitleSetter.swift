@@ -8,10 +8,10 @@ import BookConfig
 /// are chosen (least sum of squared line widths: with the words fixed, the most even split), with
 /// no word alone on a line. When no line count works at a size, the title is set smaller, down to the role's minimum size.
 /// A title in a script written without spaces is balanced by narrowing Pango's wrap width instead.
-public struct TitleSetter {
-    public let typesetter: Typesetter
+struct TitleSetter {
+    let typesetter: Typesetter
 
-    public init(typesetter: Typesetter) { self.typesetter = typesetter }
+    init(typesetter: Typesetter) { self.typesetter = typesetter }
 
     /// Each size tried is this much of the one before.
     static let sizeStep = 0.92
@@ -20,7 +20,7 @@ public struct TitleSetter {
     /// in a column `width` wide and at most `maxHeight` tall. Its lines are fixed by line separators,
     /// so the layout is as wide as the column and draws like any text box. A title that holds its
     /// own line breaks keeps them and is only made smaller to fit.
-    public func set(_ title: String, style: TextStyle, minSize: Double, width: Double, maxHeight: Double = .infinity,
+    func set(_ title: String, style: TextStyle, minSize: Double, width: Double, maxHeight: Double = .infinity,
                     alignment: TextAlignment = .center) -> TextLayout {
         let sizes = Self.sizes(from: style.size, to: min(minSize, style.size))
         var style = style
