@@ -64,6 +64,9 @@ public struct TypeRole: Codable, Sendable, Equatable {
     public var indent: Double
     /// Space between paragraphs (those a blank line separates), in ems; nil or 0: none.
     public var paragraphSpacing: Double? = nil
+    /// The smallest size, in points, a title in this role is set at to avoid a bad break (a word
+    /// alone on a line, a word cut in two) before it takes more lines; nil: never smaller than `size`.
+    public var minSize: Double? = nil
 }
 
 public struct Sizing: Codable, Sendable, Equatable {

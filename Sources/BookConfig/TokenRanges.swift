@@ -52,6 +52,7 @@ public enum TokenRanges {
             table.append(TokenRange(path: p + "lineHeight", range: 0.8...3, unit: "× the size") { role($0.typography).lineHeight })
             table.append(TokenRange(path: p + "indent", range: 0...10, unit: "em") { role($0.typography).indent })
             table.append(TokenRange(path: p + "paragraphSpacing", range: 0...5, unit: "em") { role($0.typography).paragraphSpacing })
+            table.append(TokenRange(path: p + "minSize", range: 4...144, unit: "pt") { role($0.typography).minSize })
         }
         let margins: [(String, @Sendable (TokenMargins) -> Length)] = [
             ("top", { $0.top }), ("bottom", { $0.bottom }), ("inner", { $0.inner }), ("outer", { $0.outer }),

@@ -24,7 +24,7 @@ struct ChapterTemplate: PageTemplate {
         let content = ctx.contentRect(for: ctx.pages[index].number)
         let typo = ctx.tokens.typography
         let sinks = settings.sinks
-        let title = ctx.setText(chapter.title ?? "", role: typo.chapterTitle, width: content.width, scale: 1.5, alignment: .center)
+        let title = ctx.setTitle(chapter.title ?? "", role: typo.chapterTitle, width: content.width, scale: 1.5, alignment: .center)
         var y = content.y + content.height * (sinks ? settings.sinkFraction : 0.28)
         let ruleW = content.width * 0.2
         let mid = content.x + content.width / 2

@@ -16,14 +16,21 @@ enum CoverTemplate {
         // so nothing runs off the cover.
         let room = fullBleed ? ctx.height * 0.45 - margins.top
                              : ctx.height - margins.top - margins.bottom - ctx.height * 0.28 - typo.title.size * 1.2
+        if ctx.book.profile?.interior != true, case .none = cover.image {
+            TypographicCover(ctx: ctx, index: index).layout()
+            return
+        }
+        // The title breaks evenly and shrinks to the theme's minimum within what the subtitle and
+        // author leave; they give way first when the room is short.
         var title: TextLayout!, subtitle: TextLayout?, author: TextLayout?
         var gap = 0.0, blockHeight = 0.0
-        for scale in [1.0, 0.85, 0.72, 0.6, 0.5, 0.4] {
-            title = ctx.setText(cover.title, role: typo.title, width: textWidth, scale: scale, alignment: .center)
-            subtitle = cover.subtitle.map { ctx.setText($0, role: typo.subtitle, width: textWidth, scale: max(scale, 0.7), alignment: .center) }
-            author = cover.author.map { ctx.setText($0, role: typo.subtitle, width: textWidth, scale: 0.85 * max(scale, 0.7), alignment: .center) }
-            gap = typo.subtitle.size * 0.8 * max(scale, 0.7)
-            blockHeight = title.height + (subtitle.map { gap + $0.height } ?? 0) + (author.map { gap * 1.5 + $0.height } ?? 0)
+        for scale in [1.0, 0.85, 0.7] {
+            subtitle = cover.subtitle.map { ctx.setTitle($0, role: typo.subtitle, width: textWidth, scale: scale, alignment: .center) }
+            author = cover.author.map { ctx.setText($0, role: typo.subtitle, width: textWidth, scale: 0.85 * scale, alignment: .center) }
+            gap = typo.subtitle.size * 0.8 * scale
+            let rest = (subtitle.map { gap + $0.height } ?? 0) + (author.map { gap * 1.5 + $0.height } ?? 0)
+            title = ctx.setTitle(cover.title, role: typo.title, width: textWidth, maxHeight: room - rest, alignment: .center)
+            blockHeight = title.height + rest
             if blockHeight <= room { break }
         }
 
@@ -55,6 +62,7 @@ enum CoverTemplate {
                 let frame = ImageFit.cover(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight), in: page)
                 ctx.append(.image(ImageBox(asset: asset, frame: frame, clip: page)), to: index)
             default:
+                ctx.notePlaceholder(onPage: ctx.pages[index].number, source: nil)
                 ctx.append(.fill(Fill(rect: page, color: cover.accent)), to: index)
                 ctx.append(.placeholderArt(PlaceholderArt(rect: Rect(x: page.x, y: page.y + page.height * 0.45, width: page.width, height: page.height * 0.55),
                                                           wash: cover.accent, ink: ctx.palette.background,
@@ -81,6 +89,9 @@ enum CoverTemplate {
                                            cornerRadius: ctx.tokens.sizing.cornerRadius,
                                            shadow: asset.info.hasAlpha ? nil : ctx.tokens.sizing.shadow)), to: index)
                 below = frame.maxY + typo.title.size * 1.2
+            } else if case .placeholder = cover.image {
+                Placeholder.add(in: photoBox, scene: nil, to: index, ctx)
+                below = photoBox.maxY + typo.title.size * 1.2
             }
             placeTitleBlock(top: below, color: ctx.palette.ink)
             let ruleW = textWidth * 0.25

@@ -1,0 +1,146 @@
+import Foundation
+import BookConfig
+import BookResolve
+
+/// The front cover of a book with no cover picture, made from its words and its theme alone: the
+/// title large and evenly broken, the hero's initial or an ornament above it, an accent rule, the
+/// subtitle, and the author's name across the foot. A picture book's cover is a paper panel in an
+/// accent frame that runs into the bleed; a memoir's is paper with the accent spine band and fine
+/// double rules, as a cloth-bound book's jacket. Every word stays inside the margins.
+struct TypographicCover {
+    let ctx: LayoutContext
+    let index: Int
+
+    /// How much larger than the theme's title size a title with the whole cover to itself may be.
+    static let titleEnlargement = 1.35
+    /// The share of the text area the title may take before it is set smaller.
+    static let titleShare = 0.42
+    /// Letter spacing of the author's name, in ems of its size, set in capitals.
+    static let authorTracking = 0.14
+
+    var fullBleed: Bool { ctx.tokens.templates.cover.style == "full-bleed" }
+
+    func layout() {
+        let cover = ctx.book.cover
+        let typo = ctx.tokens.typography
+        let palette = ctx.palette
+        let margins = ctx.book.margins
+        let page = ctx.bleedRect(for: ctx.pages[index].number)
+        let area = Rect(x: margins.inner, y: margins.top, width: ctx.width - margins.inner - margins.outer,
+                        height: ctx.height - margins.top - margins.bottom)
+        let mid = area.x + area.width / 2
+
+        if fullBleed {
+            ctx.append(.fill(Fill(rect: page, color: cover.accent)), to: index)
+            let inset = min(margins.top, margins.bottom, margins.inner, margins.outer) * 0.45
+            let panel = Rect(x: inset, y: inset, width: ctx.width - 2 * inset, height: ctx.height - 2 * inset)
+            ctx.append(.fill(Fill(rect: panel, color: palette.background, cornerRadius: ctx.tokens.sizing.cornerRadius)), to: index)
+        } else {
+            ctx.append(.fill(Fill(rect: Rect(x: page.x, y: page.y, width: ctx.width * 0.06 - page.x, height: page.height),
+                                  color: cover.accent)), to: index)
+        }
+
+        // The foot: the author's name in spaced capitals, on the last line of the text area.
+        var foot = area.maxY
+        if let name = cover.author, !name.isEmpty {
+            let author = authorLayout(name, role: typo.subtitle, width: area.width)
+            foot = area.maxY - author.height
+            ctx.append(.text(ctx.textBox(author, x: area.x, y: foot, width: area.width, color: palette.ink)), to: index)
+            foot -= typo.subtitle.size * 1.5
+        }
+
+        // The head: the hero's initial in an accent medallion (a picture book), or the hero's name as
+        // a small line above the rules when the title does not already say it (a memoir).
+        let hero = heroName
+        let diameter = fullBleed ? min(area.width * 0.3, area.height * 0.18) : 0
+        let kicker = fullBleed ? nil : hero.flatMap {
+            cover.title.localizedCaseInsensitiveContains($0) ? nil : authorLayout($0, role: typo.subtitle, width: area.width, scale: 0.8)
+        }
+        let ruleGap = typo.title.size * 0.55
+        let medallionGap = fullBleed ? typo.title.size * 0.9 : 0
+        let kickerHeight = kicker.map { $0.height + ruleGap } ?? 0
+        let ornament = fullBleed ? ruleGap * 2 : ruleGap * 2 + 4
+        let above = diameter + medallionGap + kickerHeight + (fullBleed ? 0 : ornament)
+
+        let title = ctx.setTitle(cover.title, role: typo.title, width: area.width,
+                                 maxHeight: min(area.height * Self.titleShare, foot - area.y - above),
+                                 scale: Self.titleEnlargement, smallestScale: (typo.title.minSize ?? typo.title.size) / typo.title.size,
+                                 alignment: .center)
+        let subtitle = cover.subtitle.flatMap { $0.isEmpty ? nil : $0 }.map {
+            ctx.setTitle($0, role: typo.subtitle, width: area.width * 0.85, alignment: .center)
+        }
+        // The whole group (mark, title, rule, subtitle) hangs a little above the middle of the room
+        // over the author's name: the optical centre, where a centred block looks centred.
+        let block = above + title.height + ornament + (subtitle?.height ?? 0)
+        var y = area.y + max(0, (foot - area.y - block) * 0.42)
+
+        if fullBleed {
+            let disc = Rect(x: mid - diameter / 2, y: y, width: diameter, height: diameter)
+            ctx.append(.fill(Fill(rect: disc, color: cover.accent, cornerRadius: diameter / 2)), to: index)
+            if let initial = hero?.first.map({ String($0).uppercased() }) {
+                var style = ctx.style(typo.title)
+                style.size = diameter * 0.52
+                style.lineHeight = 1
+                let letter = ctx.typesetter.layout(initial, style: style, width: diameter, alignment: .center, hyphenate: false)
+                // Centred on its ink, not its line box, so the letter sits in the middle of the disc.
+                let inkMid = letter.lines.first.map { $0.ink.y + $0.ink.height / 2 } ?? letter.height / 2
+                ctx.append(.text(ctx.textBox(letter, x: disc.x, y: disc.y + diameter / 2 - inkMid, width: diameter,
+                                             color: palette.background)), to: index)
+            } else {
+                // No hero: a ring of paper in the disc, a quiet mark that still carries the accent.
+                let ring = diameter * 0.42
+                ctx.append(.fill(Fill(rect: Rect(x: mid - ring / 2, y: disc.y + (diameter - ring) / 2, width: ring, height: ring),
+                                      color: palette.background, cornerRadius: ring / 2)), to: index)
+            }
+            y += diameter + medallionGap
+        }
+        if let kicker {
+            ctx.append(.text(ctx.textBox(kicker, x: area.x, y: y, width: area.width, color: cover.accent)), to: index)
+            y += kicker.height + ruleGap
+        }
+        if !fullBleed {
+            doubleRule(at: y + ruleGap - 2, centre: mid, width: area.width * 0.4)
+            y += ornament
+        }
+        ctx.append(.text(ctx.textBox(title, x: area.x, y: y, width: area.width, color: palette.ink)), to: index)
+        y += title.height
+        if fullBleed {
+            let ruleWidth = min(area.width * 0.22, typo.title.size * 2.5)
+            ctx.append(.rule(Rule(from: (mid - ruleWidth / 2, y + ruleGap), to: (mid + ruleWidth / 2, y + ruleGap),
+                                  width: 3, color: cover.accent)), to: index)
+        } else {
+            doubleRule(at: y + ruleGap, centre: mid, width: area.width * 0.4)
+        }
+        y += ornament
+        if let subtitle {
+            ctx.append(.text(ctx.textBox(subtitle, x: area.x + area.width * 0.075, y: y, width: area.width * 0.85,
+                                         color: palette.muted)), to: index)
+        }
+    }
+
+    /// The main character's name, when the book has one.
+    var heroName: String? {
+        let name = ctx.book.book.characters?.main?.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        return name?.isEmpty == false ? name : nil
+    }
+
+    /// A thick and a thin accent rule, one above the other: a bookbinder's rule.
+    func doubleRule(at y: Double, centre: Double, width: Double) {
+        let accent = ctx.book.cover.accent
+        ctx.append(.rule(Rule(from: (centre - width / 2, y - 1.5), to: (centre + width / 2, y - 1.5), width: 1.5, color: accent)), to: index)
+        ctx.append(.rule(Rule(from: (centre - width / 2, y + 1.5), to: (centre + width / 2, y + 1.5), width: 0.5, color: accent)), to: index)
+    }
+
+    /// A name set in spaced capitals where its script has capitals and letters that stand apart;
+    /// a script whose letters join (Arabic) or has no case is set as written.
+    func authorLayout(_ name: String, role: TypeRole, width: Double, scale: Double = 0.85) -> TextLayout {
+        var style = ctx.style(role, scale: scale)
+        let separateLetters = name.unicodeScalars.allSatisfy { $0.value < 0x0590 }
+        var text = name
+        if separateLetters {
+            text = name.uppercased(with: Locale(identifier: ctx.book.language))
+            style.letterSpacing = style.size * Self.authorTracking
+        }
+        return TitleSetter(typesetter: ctx.typesetter).set(text, style: style, minSize: style.size * 0.8, width: width)
+    }
+}

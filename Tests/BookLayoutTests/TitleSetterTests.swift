@@ -1,0 +1,113 @@
+import Testing
+import Foundation
+@testable import BookLayout
+
+/// Titles break into lines of similar length, keep every word whole, never end on a word alone,
+/// and are set smaller, to the minimum and no further, before they break badly.
+@Suite struct TitleSetterTests {
+    static let titles = [
+        "The Great Adventure at Sunny Acres Farm",
+        "Luna and the Festival of Lights",
+        "Pip and the Lighthouse",
+        "The Remarkable Journey of Pip the Fox over the Hills to the Sea",
+        "Where the Wild Wind Blows Over the Quiet Meadow by the Old Stone Bridge",
+        "הַרְפַּתְקָה גְּדוֹלָה בַּחַוָּה שֶׁל סַבְתָּא רוּת",
+        "مغامرة كبيرة في مزرعة الجدة",
+    ]
+    static let widths: [Double] = [160, 230, 330, 470]
+    static let display = TextStyle(family: "Andika", size: 40, weight: 700, lineHeight: 1.1)
+    static let minSize = 24.0
+
+    static func words(_ s: String) -> [Substring] { s.split(whereSeparator: \.isWhitespace) }
+
+    func lineWords(_ layout: TextLayout) -> [[Substring]] { layout.lines.map { Self.words($0.text) }.filter { !$0.isEmpty } }
+
+    @Test(arguments: titles, widths)
+    func titleBreaksEvenlyWithNoWordAloneOrCut(_ title: String, _ width: Double) throws {
+        let typesetter = try makeTypesetter(language: title.unicodeScalars.first!.value > 0x5FF ? "ar" : title.unicodeScalars.first!.value > 0x58F ? "he" : "en")
+        let layout = TitleSetter(typesetter: typesetter).set(title, style: Self.display, minSize: Self.minSize, width: width)
+        let lines = lineWords(layout)
+        #expect(lines.flatMap { $0 } == Self.words(title), "every word whole, in order: \(lines)")
+        #expect(layout.style.size >= Self.minSize - 0.001 && layout.style.size <= Self.display.size)
+        #expect(layout.lines.allSatisfy { $0.width <= width + 0.5 }, "every line inside the column")
+        if lines.count > 1 {
+            if Self.words(title).count >= 3, lines.contains(where: { $0.count == 1 }) {
+                // Only once the title is as small as it may be, and at the end only when the last
+                // two words cannot share a line even then.
+                #expect(layout.style.size == Self.minSize, "a word alone before the minimum size: \(lines)")
+                if lines.last!.count == 1 {
+                    let lastTwo = Self.words(title).suffix(2).joined(separator: " ")
+                    #expect(typesetter.layout(lastTwo, style: layout.style, width: 0, alignment: .start, hyphenate: false).lines[0].width > width)
+                }
+            }
+            let widths = layout.lines.map(\.width)
+            let greedy = typesetter.layout(title, style: layout.style, width: width, alignment: .center, hyphenate: false)
+            let greedyWidths = greedy.lines.map(\.width)
+            if lines.allSatisfy({ $0.count >= 2 }) {
+                #expect(widths.min()! >= 0.5 * widths.max()!, "lines of similar length: \(widths)")
+            }
+            // Against filling each line in turn, where that also keeps every word in company: with
+            // the same words on the same number of lines, the smaller sum of squares is the more even.
+            let greedyWords = greedy.lines.map { Self.words($0.text) }.filter { !$0.isEmpty }
+            if greedyWords.count == lines.count, greedyWords.allSatisfy({ $0.count >= 2 }) {
+                let squares = widths.reduce(0) { $0 + $1 * $1 }, greedySquares = greedyWidths.reduce(0) { $0 + $1 * $1 }
+                #expect(squares <= greedySquares * 1.01, "at least as even as filling each line in turn: \(widths) vs \(greedyWidths)")
+            }
+        }
+    }
+
+    @Test func theFestivalOfLightsNoLongerLeavesLightsAlone() throws {
+        let typesetter = try makeTypesetter()
+        // The width where filling line by line gives "Luna and the Festival of / Lights".
+        let title = "Luna and the Festival of Lights"
+        var width = 200.0
+        var greedy = typesetter.layout(title, style: Self.display, width: width, alignment: .center, hyphenate: false)
+        while greedy.lines.count != 2 || Self.words(greedy.lines[1].text).count != 1 {
+            width += 5
+            greedy = typesetter.layout(title, style: Self.display, width: width, alignment: .center, hyphenate: false)
+            try #require(width < 2000)
+        }
+        let layout = TitleSetter(typesetter: typesetter).set(title, style: Self.display, minSize: Self.minSize, width: width)
+        #expect(layout.style.size == Self.display.size, "no need to shrink: evening the lines is enough")
+        #expect(lineWords(layout).map { $0.joined(separator: " ") } == ["Luna and the", "Festival of Lights"])
+    }
+
+    @Test func aTitleShrinksToTheMinimumRatherThanLeaveAWordAlone() throws {
+        let typesetter = try makeTypesetter()
+        // Three short words in a column too narrow for two of them at full size: at full size the
+        // only layouts leave a word alone on a line, so the title is set smaller.
+        let title = "The Quiet Pond"
+        let full = typesetter.layout("The Quiet", style: Self.display, width: 0, alignment: .start, hyphenate: false).lines[0].width
+        let layout = TitleSetter(typesetter: typesetter).set(title, style: Self.display, minSize: Self.minSize, width: full - 4)
+        #expect(layout.style.size < Self.display.size && layout.style.size >= Self.minSize)
+        #expect(lineWords(layout).allSatisfy { $0.count >= 2 } || lineWords(layout).count == 1, "\(lineWords(layout))")
+    }
+
+    @Test func oneWordStaysWholeAndShrinksNoFurtherThanTheMinimum() throws {
+        let typesetter = try makeTypesetter()
+        let setter = TitleSetter(typesetter: typesetter)
+        let word = "Moonbeams"
+        let natural = typesetter.layout(word, style: Self.display, width: 0, alignment: .start, hyphenate: false).lines[0].width
+        let roomy = setter.set(word, style: Self.display, minSize: Self.minSize, width: natural + 10)
+        #expect(roomy.lines.count == 1 && roomy.style.size == Self.display.size)
+        let tight = setter.set(word, style: Self.display, minSize: Self.minSize, width: natural * 0.75)
+        #expect(tight.lines.count == 1, "set smaller, not cut")
+        #expect(tight.style.size < Self.display.size && tight.style.size >= Self.minSize)
+    }
+
+    @Test func aLongTitleKeepsToItsHeightBySettingSmaller() throws {
+        let typesetter = try makeTypesetter()
+        let title = "The Remarkable Journey of Pip the Fox over the Hills and Far Away to the Sea at the End of the World"
+        let free = TitleSetter(typesetter: typesetter).set(title, style: Self.display, minSize: Self.minSize, width: 300)
+        let limited = TitleSetter(typesetter: typesetter).set(title, style: Self.display, minSize: Self.minSize, width: 300, maxHeight: free.height * 0.7)
+        #expect(limited.height <= free.height * 0.7)
+        #expect(limited.style.size < free.style.size && limited.style.size >= Self.minSize)
+        #expect(lineWords(limited).last!.count >= 2)
+    }
+
+    @Test func aTitleWithItsOwnLineBreaksKeepsThem() throws {
+        let typesetter = try makeTypesetter()
+        let layout = TitleSetter(typesetter: typesetter).set("Grandma's\nKitchen", style: Self.display, minSize: Self.minSize, width: 400)
+        #expect(lineWords(layout) == [["Grandma's"], ["Kitchen"]])
+    }
+}
