@@ -72,6 +72,7 @@ public struct TemplateSettings: Codable, Sendable, Equatable {
     public var photo: PhotoTemplateSettings
     public var cover: CoverTemplateSettings
     public var text: TextPageTemplateSettings
+    public var spread: SpreadTemplateSettings?
 }
 
 public struct IllustrationTemplateSettings: Codable, Sendable, Equatable {
@@ -79,6 +80,8 @@ public struct IllustrationTemplateSettings: Codable, Sendable, Equatable {
     public var bandMinFraction: Double
     /// Largest share before the text is set smaller.
     public var bandMaxFraction: Double
+    /// Where the band may go (`bands` positions).
+    public var placement: TextPlacementSettings?
 }
 
 public struct PhotoTemplateSettings: Codable, Sendable, Equatable {
@@ -98,4 +101,6 @@ public struct TextPageTemplateSettings: Codable, Sendable, Equatable {
 public struct CoverTemplateSettings: Codable, Sendable, Equatable {
     /// "image-top" (picture above a title panel) or "full-bleed" (picture under the whole cover).
     public var style: String
+    /// Where the full-bleed cover's title card may go (`overlays` positions).
+    public var placement: TextPlacementSettings?
 }

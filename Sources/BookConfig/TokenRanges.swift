@@ -70,6 +70,12 @@ public enum TokenRanges {
             TokenRange(path: "templates.photo.frameFraction", range: 0.1...1, unit: "of the text area's height") {
                 $0.templates.photo.frameFraction },
             TokenRange(path: "templates.text.indent", range: 0...10, unit: "em") { $0.templates.text.indent },
+            TokenRange(path: "templates.illustration.placement.minContrast", range: 1...21, unit: ": 1") {
+                $0.templates.illustration.placement?.minContrast },
+            TokenRange(path: "templates.cover.placement.minContrast", range: 1...21, unit: ": 1") {
+                $0.templates.cover.placement?.minContrast },
+            TokenRange(path: "templates.spread.placement.minContrast", range: 1...21, unit: ": 1") {
+                $0.templates.spread?.placement?.minContrast },
         ]
         return table
     }()
@@ -83,6 +89,21 @@ public enum TokenRanges {
         }
         table.append(TokenChoice(path: "templates.text.align", allowed: alignments) { $0.templates.text.align })
         table.append(TokenChoice(path: "templates.cover.style", allowed: ["image-top", "full-bleed"]) { $0.templates.cover.style })
+        let placements: [(String, [TextPosition], @Sendable (DesignTokens) -> TextPlacementSettings?)] = [
+            ("templates.illustration.placement", TextPosition.bands, { $0.templates.illustration.placement }),
+            ("templates.cover.placement", TextPosition.overlays, { $0.templates.cover.placement }),
+            ("templates.spread.placement", TextPosition.overlays, { $0.templates.spread?.placement }),
+        ]
+        for (path, allowed, placement) in placements {
+            let names = allowed.map(\.rawValue)
+            table.append(TokenChoice(path: path + ".pin", allowed: names) { placement($0)?.pin })
+            table.append(TokenChoice(path: path + ".backing", allowed: TextPlacementSettings.backings) { placement($0)?.backing })
+            for i in 0..<TextPosition.allCases.count {
+                table.append(TokenChoice(path: path + ".positions[\(i)]", allowed: names) { tokens in
+                    placement(tokens)?.positions.flatMap { i < $0.count ? $0[i] : nil }
+                })
+            }
+        }
         return table
     }()
 

@@ -61,6 +61,8 @@ public struct PageNode {
     /// Index in the book's `pages` this page was laid out from.
     public var sourcePage: Int?
     public var items: [PageItem]
+    /// How the page's picture is cropped and its text placed, when it shows one.
+    public var art: [ArtPlacement] = []
 
     public var side: PageSide { number % 2 == 1 ? .right : .left }
 

@@ -14,6 +14,8 @@ public struct ExportReport: Codable {
         /// The pictures on the page, as the book names them.
         public var images: [String]
         public var placeholder: Bool
+        /// How the page's picture is cropped and its text placed.
+        public var art: [ArtEntry]
     }
 
     public struct ImageEntry: Sendable, Codable, Equatable {

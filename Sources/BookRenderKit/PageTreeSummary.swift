@@ -17,7 +17,8 @@ extension ExportReport {
         tree.pages.map { p in
             PageEntry(number: p.number, side: p.side.rawValue, role: p.role.rawValue, sourcePage: p.sourcePage,
                       images: p.images.map(\.asset.origin),
-                      placeholder: p.items.contains { if case .placeholderArt = $0 { return true } else { return false } })
+                      placeholder: p.items.contains { if case .placeholderArt = $0 { return true } else { return false } },
+                      art: p.art.map { ArtEntry(page: p.number, $0) })
         }
     }
 

@@ -40,9 +40,18 @@ struct Info: ParsableCommand {
             let low = i.lowestEffectiveDPI < 300 ? "  (below 300 dpi for print)" : ""
             Console.out("  \(i.origin): \(i.format) \(i.pixels) \(i.colorModel), \(i.bytes) bytes, pages \(i.pages.map(String.init).joined(separator: ",")), effective \(i.lowestEffectiveDPI) dpi\(low)")
         }
+        if !d.art.isEmpty {
+            Console.out("crops:")
+            for a in d.art {
+                let text = a.textPosition.map { ", text \($0) covering \(Self.percent(a.subjectCovered)) of it" } ?? ""
+                Console.out("  page \(a.page): \(a.image) \(a.fit), showing \(a.crop), subject \(a.subject) \(a.subjectSource), \(Self.percent(a.subjectKept)) kept\(text)")
+            }
+        }
         if !d.warnings.isEmpty {
             Console.out("warnings:")
             d.warnings.forEach { Console.out("  \($0)") }
         }
     }
+
+    private static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
 }
