@@ -14,9 +14,10 @@ enum ArtScore {
     }
 
     /// What a card over the picture hides: chiefly the subject's weight, since a box around
-    /// two figures also holds the sky between them, where a card does no harm.
+    /// two figures also holds the sky between them, where a card does no harm; the box only
+    /// parts cards that hide equal weight.
     static func hidden(of subject: PictureSubject, under part: UnitRect) -> Double {
-        subject.weight(in: part) + 0.25 * subject.boxShare(in: part)
+        subject.weight(in: part) + 0.1 * subject.boxShare(in: part)
     }
 }
 

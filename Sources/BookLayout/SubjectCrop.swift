@@ -27,7 +27,10 @@ enum SubjectCrop {
         if let subject, subject.source == .estimated {
             left = bestOffset(from: left, room: 1 - shownW) { UnitRect(x: $0, y: top, width: shownW, height: shownH) }
             top = bestOffset(from: top, room: 1 - shownH) { UnitRect(x: left, y: $0, width: shownW, height: shownH) }
-            func score(_ offset: Double, _ window: (Double) -> UnitRect) -> Double { ArtScore.share(of: subject, in: window(offset)) }
+            func score(_ offset: Double, _ window: (Double) -> UnitRect) -> Double {
+                let w = window(offset)
+                return ArtScore.share(of: subject, in: w) - cutPenalty * cutThrough(subject, by: w)
+            }
             func bestOffset(from start: Double, room: Double, _ window: (Double) -> UnitRect) -> Double {
                 guard room > 0.001 else { return start }
                 // A subject larger than the window: slide to where the most of its weight is,
@@ -49,6 +52,21 @@ enum SubjectCrop {
 
     /// Offsets tried along the side a picture overflows.
     static let searchSteps = 40
+    /// How much worse cutting through the subject is than leaving part of it out: a crop through
+    /// empty sky that loses the moon reads better than one through a character's legs.
+    static let cutPenalty = 1.0
+
+    /// The subject's weight along the window's edges that lie inside the picture: a strip one
+    /// thumbnail cell deep on either side of each.
+    static func cutThrough(_ subject: PictureSubject, by w: UnitRect) -> Double {
+        let dx = 1 / Double(subject.grid.width), dy = 1 / Double(subject.grid.height)
+        var strips: [UnitRect] = []
+        if w.x > 0.0005 { strips.append(UnitRect(x: w.x - dx, y: w.y, width: 2 * dx, height: w.height)) }
+        if w.maxX < 0.9995 { strips.append(UnitRect(x: w.maxX - dx, y: w.y, width: 2 * dx, height: w.height)) }
+        if w.y > 0.0005 { strips.append(UnitRect(x: w.x, y: w.y - dy, width: w.width, height: 2 * dy)) }
+        if w.maxY < 0.9995 { strips.append(UnitRect(x: w.x, y: w.maxY - dy, width: w.width, height: 2 * dy)) }
+        return strips.reduce(0) { $0 + subject.weight(in: $1) }
+    }
 
     /// A page rectangle in the terms of the picture drawn at `frame`.
     static func unit(_ r: Rect, in frame: Rect) -> UnitRect {

@@ -9,7 +9,7 @@ import Foundation
 /// is where the middle of that weight lies, its few stray cells left out.
 public enum SubjectEstimator {
     /// The share of the weight left out at each end of the box.
-    static let tail = 0.02
+    static let tail = 0.01
 
     public static func estimate(_ t: Thumbnail) -> PictureSubject {
         let weights = saliency(t)
@@ -73,7 +73,7 @@ public enum SubjectEstimator {
     }
 
     /// The background each cell would show: the borders' colours (each a median along a short
-    /// stretch of its edge, so a detail touching the edge does not count) weighed by nearness.
+    /// stretch of its edge, so a detail touching the edge does not count) carried inwards.
     static func borderBackground(_ t: Thumbnail) -> Thumbnail {
         let w = t.width, h = t.height
         func median(_ cells: [Int], _ channel: [Float]) -> Float {
@@ -98,19 +98,25 @@ public enum SubjectEstimator {
                 return (median(cells, t.red), median(cells, t.green), median(cells, t.blue))
             })
         }
+        // A Coons patch over the four edges: exact for a gradient in any direction, and each
+        // edge counts the more the nearer it is.
+        func corner(_ a: (Float, Float, Float), _ b: (Float, Float, Float)) -> (Float, Float, Float) {
+            ((a.0 + b.0) / 2, (a.1 + b.1) / 2, (a.2 + b.2) / 2)
+        }
+        let c00 = corner(edges[0][0], edges[2][0]), c10 = corner(edges[1][0], edges[2][w - 1])
+        let c01 = corner(edges[0][h - 1], edges[3][0]), c11 = corner(edges[1][h - 1], edges[3][w - 1])
         var r = [Float](repeating: 0, count: w * h), g = r, b = r
         for y in 0..<h {
             for x in 0..<w {
-                let near: [(Float, (Float, Float, Float))] = [
-                    (Float(x + 1), edges[0][y]), (Float(w - x), edges[1][y]),
-                    (Float(y + 1), edges[2][x]), (Float(h - y), edges[3][x]),
-                ]
-                var sr: Float = 0, sg: Float = 0, sb: Float = 0, sw: Float = 0
-                for (d, c) in near {
-                    let weight = 1 / (d * d)
-                    sr += weight * c.0; sg += weight * c.1; sb += weight * c.2; sw += weight
+                let u = w > 1 ? Float(x) / Float(w - 1) : 0.5, v = h > 1 ? Float(y) / Float(h - 1) : 0.5
+                func patch(_ k: KeyPath<(Float, Float, Float), Float>) -> Float {
+                    let across = (1 - u) * edges[0][y][keyPath: k] + u * edges[1][y][keyPath: k]
+                    let down = (1 - v) * edges[2][x][keyPath: k] + v * edges[3][x][keyPath: k]
+                    let corners = (1 - u) * (1 - v) * c00[keyPath: k] + u * (1 - v) * c10[keyPath: k]
+                        + (1 - u) * v * c01[keyPath: k] + u * v * c11[keyPath: k]
+                    return min(1, max(0, across + down - corners))
                 }
-                r[y * w + x] = sr / sw; g[y * w + x] = sg / sw; b[y * w + x] = sb / sw
+                r[y * w + x] = patch(\.0); g[y * w + x] = patch(\.1); b[y * w + x] = patch(\.2)
             }
         }
         return Thumbnail(width: w, height: h, red: r, green: g, blue: b)
