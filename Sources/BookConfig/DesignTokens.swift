@@ -97,6 +97,7 @@ public struct TemplateSettings: Codable, Sendable, Equatable {
     public var text: TextPageTemplateSettings
     /// nil: a chapter opens on a title page of its own, on the right.
     public var chapter: ChapterTemplateSettings? = nil
+    public var spread: SpreadTemplateSettings?
 }
 
 /// How a chapter opens. A memoir sinks its title on the first page of its text; a book of
@@ -122,6 +123,8 @@ public struct IllustrationTemplateSettings: Codable, Sendable, Equatable {
     public var bandMinFraction: Double
     /// Largest share before the text is set smaller.
     public var bandMaxFraction: Double
+    /// Where the band may go (`bands` positions).
+    public var placement: TextPlacementSettings?
 }
 
 public struct PhotoTemplateSettings: Codable, Sendable, Equatable {
@@ -146,4 +149,6 @@ public struct TextPageTemplateSettings: Codable, Sendable, Equatable {
 public struct CoverTemplateSettings: Codable, Sendable, Equatable {
     /// "image-top" (picture above a title panel) or "full-bleed" (picture under the whole cover).
     public var style: String
+    /// Where the full-bleed cover's title card may go (`overlays` positions).
+    public var placement: TextPlacementSettings?
 }

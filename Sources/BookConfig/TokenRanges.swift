@@ -79,6 +79,12 @@ public enum TokenRanges {
             TokenRange(path: "typography.measure.ideal", range: 10...200, unit: "characters") { $0.typography.measure?.ideal },
             TokenRange(path: "typography.measure.maxBodySize", range: 4...144, unit: "pt") { $0.typography.measure?.maxBodySize },
             TokenRange(path: "typography.measure.minBodySize", range: 4...144, unit: "pt") { $0.typography.measure?.minBodySize },
+            TokenRange(path: "templates.illustration.placement.minContrast", range: 1...21, unit: ": 1") {
+                $0.templates.illustration.placement?.minContrast },
+            TokenRange(path: "templates.cover.placement.minContrast", range: 1...21, unit: ": 1") {
+                $0.templates.cover.placement?.minContrast },
+            TokenRange(path: "templates.spread.placement.minContrast", range: 1...21, unit: ": 1") {
+                $0.templates.spread?.placement?.minContrast },
         ]
         return table
     }()
@@ -95,6 +101,21 @@ public enum TokenRanges {
         table.append(TokenChoice(path: "templates.text.vertical", allowed: ["top", "center", "optical"]) { $0.templates.text.vertical })
         table.append(TokenChoice(path: "templates.chapter.chapterOpening", allowed: ["sink", "page"]) { $0.templates.chapter?.chapterOpening })
         table.append(TokenChoice(path: "templates.chapter.chapterStart", allowed: ["recto", "any"]) { $0.templates.chapter?.chapterStart })
+        let placements: [(String, [TextPosition], @Sendable (DesignTokens) -> TextPlacementSettings?)] = [
+            ("templates.illustration.placement", TextPosition.bands, { $0.templates.illustration.placement }),
+            ("templates.cover.placement", TextPosition.overlays, { $0.templates.cover.placement }),
+            ("templates.spread.placement", TextPosition.overlays, { $0.templates.spread?.placement }),
+        ]
+        for (path, allowed, placement) in placements {
+            let names = allowed.map(\.rawValue)
+            table.append(TokenChoice(path: path + ".pin", allowed: names) { placement($0)?.pin })
+            table.append(TokenChoice(path: path + ".backing", allowed: TextPlacementSettings.backings) { placement($0)?.backing })
+            for i in 0..<TextPosition.allCases.count {
+                table.append(TokenChoice(path: path + ".positions[\(i)]", allowed: names) { tokens in
+                    placement(tokens)?.positions.flatMap { i < $0.count ? $0[i] : nil }
+                })
+            }
+        }
         return table
     }()
 

@@ -122,14 +122,15 @@ final class LayoutContext {
     // MARK: Folios
 
     /// The page number, centred in the bottom margin.
-    func addFolio(to index: Int) {
+    func addFolio(to index: Int, across span: Rect? = nil) {
         let number = pages[index].number
         let role = tokens.typography.pageNumber
-        let layout = setText(String(number), role: role, width: width, alignment: .center)
+        let x = span?.x ?? 0, w = span?.width ?? width
+        let layout = setText(String(number), role: role, width: w, alignment: .center)
         // Centred in the bottom margin, but never below the printer's safety line.
         let lowest = height - Self.folioClearance(book.profile, role: role) - layout.height
         let y = min(height - book.margins.bottom / 2 - layout.height / 2, lowest)
-        append(.text(textBox(layout, x: 0, y: y, width: width, color: palette.muted)), to: index)
+        append(.text(textBox(layout, x: x, y: y, width: w, color: palette.muted)), to: index)
     }
 
     /// How far a folio's line box stays above the trim: the printer's distance, plus what a

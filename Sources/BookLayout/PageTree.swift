@@ -65,6 +65,8 @@ public struct PageNode {
     public var items: [PageItem]
     /// Why a blank page was put in ("so the spread … faces …"); nil for every other page.
     public var blankReason: String?
+    /// How the page's picture is cropped and its text placed, when it shows one.
+    public var art: [ArtPlacement] = []
 
     public var side: PageSide { number % 2 == 1 ? .right : .left }
 

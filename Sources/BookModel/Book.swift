@@ -95,8 +95,14 @@ public struct Cover: Codable, Sendable, Equatable {
     /// "#RRGGBB".
     public var accent: String?
     public var photo: ImageRef?
-    public init(title: String? = nil, subtitle: String? = nil, accent: String? = nil, photo: ImageRef? = nil) {
+    /// Where the cover picture's subject is; estimated from its pixels when absent.
+    public var focus: PictureFocus?
+    /// How the cover picture fills its area; the cover style's own way when absent.
+    public var fit: PictureFit?
+    public init(title: String? = nil, subtitle: String? = nil, accent: String? = nil, photo: ImageRef? = nil,
+                focus: PictureFocus? = nil, fit: PictureFit? = nil) {
         self.title = title; self.subtitle = subtitle; self.accent = accent; self.photo = photo
+        self.focus = focus; self.fit = fit
     }
 }
 

@@ -79,6 +79,7 @@ public enum BookValidator {
             v.error(path.key("accent"), "\"\(accent)\" is not a colour; write it as #RRGGBB (\"#7C5C3A\")")
         }
         checkImage(cover.photo, path.key("photo"), &v)
+        checkFocus(cover.focus, path.key("focus"), &v)
     }
 
     private static func checkCharacters(_ characters: Characters?, _ path: PathBuilder, _ v: inout Checks) {
@@ -97,11 +98,16 @@ public enum BookValidator {
             v.error(problem.field.map(path.key) ?? path, problem.message)
         }
         checkImage(page.picture?.image, path.key("image"), &v)
+        checkFocus(page.picture?.focus, path.key("focus"), &v)
 
         // Fields a template never reads are likely meant for another page type.
         for field in page.unreadFields.keys.sorted() {
             v.warning(path.key(field), "\"\(field)\" is not used on a \(page.type.rawValue) page")
         }
+    }
+
+    private static func checkFocus(_ focus: PictureFocus?, _ path: PathBuilder, _ v: inout Checks) {
+        for problem in focus?.problems() ?? [] { v.error(path.key(problem.key), problem.message) }
     }
 
     private static func checkImage(_ image: ImageRef?, _ path: PathBuilder, _ v: inout Checks) {

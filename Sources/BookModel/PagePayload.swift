@@ -20,6 +20,10 @@ public protocol PicturePage: PagePayload {
     var image: ImageRef? { get set }
     /// What the picture shows, in words: written on its placeholder.
     var scene: String? { get }
+    /// Where the picture's subject is, when the book says.
+    var focus: PictureFocus? { get }
+    /// How the picture fills its area, when the book says.
+    var fit: PictureFit? { get }
     /// What `bookrender illustrate` asks a provider for while `image` is absent; nil for a picture
     /// that is never generated (a photo is the reader's own).
     var generation: PictureGeneration? { get }

@@ -55,16 +55,17 @@ enum BookShape {
     static let root: FieldShape = {
         let image = FieldShape.object(["path": .any, "base64": .any])
         let trim = FieldShape.object(["width": .any, "height": .any])
+        let focus = FieldShape.object(["x": .any, "y": .any])
         let appearance = object(of: Appearance(), [:])
         let secondary = object(of: SecondaryCharacter(name: "", appearance: Appearance()), ["appearance": appearance])
         let main = object(of: MainCharacter(name: ""), ["image": image])
         let characters = object(of: Characters(), ["main": main, "secondary": .array(secondary)])
         let format = object(of: BookFormat(), ["trim": trim, "margins": object(of: Margins(), [:])])
         var pageFields: [String: FieldShape] = ["type": .any, "id": .any]
-        for field in PageFields.all { pageFields[field] = field == "image" ? image : .any }
+        for field in PageFields.all { pageFields[field] = ["image": image, "focus": focus][field] ?? .any }
         let page = FieldShape.object(pageFields)
         guard case .object(var fields) = object(of: Book(kind: .storybook, title: "", pages: []), [
-            "format": format, "cover": object(of: Cover(), ["photo": image]), "characters": characters,
+            "format": format, "cover": object(of: Cover(), ["photo": image, "focus": focus]), "characters": characters,
             "pages": .array(page),
         ]) else { return .any }
         // Editors put the schema's address here to offer completion and checks.

@@ -13,6 +13,8 @@ public struct BookDescription: Sendable, Codable {
     public var missingIllustrations: [String]
     public var fonts: [String]
     public var images: [ExportReport.ImageEntry]
+    /// Each page's crop and text position over its picture.
+    public var art: [ArtEntry]
     public var warnings: [String]
     /// Every blank page put in, and why.
     public var blankPages: [BlankPage] = []
@@ -41,7 +43,7 @@ extension BookDocument {
             trimInches: "\(Self.inches(resolved.trim.width)) × \(Self.inches(resolved.trim.height))",
             physicalPages: tree.pages.count,
             missingIllustrations: findings.filter(\.isPlaceholder).map(\.description), fonts: fonts.sorted(),
-            images: ExportReport.imageEntries(tree),
+            images: ExportReport.imageEntries(tree), art: ArtEntry.entries(tree),
             warnings: findings.filter { !$0.isPlaceholder }.map(\.description),
             blankPages: tree.pages.compactMap { p in p.blankReason.map { BookDescription.BlankPage(page: p.number, why: $0) } },
             bodyCharactersPerLine: tree.bodyMeasure.map { Int($0.rounded()) })

@@ -16,6 +16,8 @@ public struct ExportReport: Codable {
         public var placeholder: Bool
         /// For a blank page, why it was put in.
         public var blankReason: String? = nil
+        /// How the page's picture is cropped and its text placed.
+        public var art: [ArtEntry]
     }
 
     public struct ImageEntry: Sendable, Codable, Equatable {

@@ -18,7 +18,8 @@ extension ExportReport {
             PageEntry(number: p.number, side: p.side.rawValue, role: p.role.rawValue, sourcePage: p.sourcePage,
                       images: p.images.map(\.asset.origin),
                       placeholder: p.items.contains { if case .placeholderArt = $0 { return true } else { return false } },
-                      blankReason: p.blankReason)
+                      blankReason: p.blankReason,
+                      art: p.art.map { ArtEntry(page: p.number, $0) })
         }
     }
 

@@ -51,6 +51,8 @@ public struct ResolvedCover: Sendable {
     public var author: String?
     public var accent: Color
     public var image: ImageSlot
+    /// Where the cover picture's subject is, when it has a picture.
+    public var subject: PictureSubject? = nil
 }
 
 public struct ResolvedPage: Sendable {
@@ -58,6 +60,8 @@ public struct ResolvedPage: Sendable {
     public var index: Int
     public var page: Page
     public var image: ImageSlot
+    /// Where the picture's subject is, when the page has a picture.
+    public var subject: PictureSubject? = nil
 }
 
 /// What stands where a picture goes.

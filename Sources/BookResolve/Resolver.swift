@@ -98,7 +98,7 @@ public struct Resolver {
         for (i, page) in book.pages.enumerated() {
             let picture = page.picture
             let s = try slot(picture?.image, jsonPath: "$.pages[\(i)].image", sourcePage: i, wantsPicture: picture != nil, scene: picture?.scene)
-            pages.append(ResolvedPage(index: i, page: page, image: s))
+            pages.append(ResolvedPage(index: i, page: page, image: s, subject: s.asset.map { Self.subject(of: $0, focus: picture?.focus) }))
         }
 
         var mainImage: ImageAsset?
@@ -111,7 +111,8 @@ public struct Resolver {
         }
         let cover = ResolvedCover(title: book.cover?.title ?? book.title,
                                   subtitle: book.cover?.subtitle ?? book.subtitle,
-                                  author: book.author, accent: tokens.palette.accent, image: coverImage)
+                                  author: book.author, accent: tokens.palette.accent, image: coverImage,
+                                  subject: coverImage.asset.map { Self.subject(of: $0, focus: book.cover?.focus) })
 
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
@@ -131,6 +132,18 @@ public struct Resolver {
                             margins: margins, profile: profile, language: book.language ?? ResolvedBook.defaultLanguage, cover: cover,
                             mainCharacterImage: mainImage, pages: pages, bookFonts: bookFonts,
                             findings: findings)
+    }
+
+    /// The subject the book gives, or else the one its pixels show; a picture that no longer
+    /// decodes is taken whole (drawing reports it).
+    static func subject(of asset: ImageAsset, focus: PictureFocus?) -> PictureSubject {
+        let thumbnail = Thumbnail.make(asset)
+        if let focus { return .given(focus, thumbnail: thumbnail) }
+        guard let thumbnail else {
+            return PictureSubject(box: .whole, centre: (0.5, 0.5), source: .estimated,
+                                  weights: PictureSubject.uniformWeights(in: .whole, width: 1, height: 1), grid: (1, 1), thumbnail: nil)
+        }
+        return SubjectEstimator.estimate(thumbnail)
     }
 
     /// A margin may take at most a third of the page, so some room is left for text; one that

@@ -45,9 +45,18 @@ struct Info: ParsableCommand {
             Console.out("blank pages:")
             d.blankPages.forEach { Console.out("  page \($0.page): \($0.why)") }
         }
+        if !d.art.isEmpty {
+            Console.out("crops:")
+            for a in d.art {
+                let text = a.textPosition.map { ", text \($0) covering \(Self.percent(a.subjectCovered)) of it" } ?? ""
+                Console.out("  page \(a.page): \(a.image) \(a.fit), showing \(a.crop), subject \(a.subject) \(a.subjectSource), \(Self.percent(a.subjectKept)) kept\(text)")
+            }
+        }
         if !d.warnings.isEmpty {
             Console.out("warnings:")
             d.warnings.forEach { Console.out("  \($0)") }
         }
     }
+
+    private static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
 }

@@ -85,6 +85,7 @@ struct BookJSONTests {
         }
         #expect(Set(root.keys) == ["$schema", "schema", "kind", "title", "subtitle", "author", "language", "artStyle", "created",
                                    "theme", "tokens", "format", "cover", "characters", "pages"])
-        #expect(Set(page.keys) == ["type", "id", "image", "caption", "text", "scene", "title", "subtitle", "leftText", "rightText", "url"])
+        #expect(Set(page.keys) == ["type", "id", "image", "caption", "text", "scene", "title", "subtitle", "leftText", "rightText", "url",
+                                   "focus", "fit"])
     }
 }

@@ -218,6 +218,7 @@ jpeg "$WORK/lake.png" "$HERE/app-formats/memoirai/images/lake.jpg" -resize 200x1
 jpeg "$WORK/emma.png" "$HERE/app-formats/roger/images/emma.jpg" -resize 150x200
 jpeg "$WORK/barnyard.png" "$HERE/app-formats/roger/images/page1.jpg" -resize 150x200
 python3 "$HERE/app-formats/make.py"
+"$HERE/make-art-images.sh"
 
 echo "images written:"
 ( cd "$HERE" && find . \( -name '*.jpg' -o -name '*.png' \) -not -path '*/expected/*' | sort | while read -r f; do

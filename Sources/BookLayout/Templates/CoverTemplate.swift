@@ -1,4 +1,5 @@
 import BookConfig
+import BookModel
 import BookResolve
 
 /// Page 1: the front cover from the cover settings (title, subtitle, accent colour, picture).
@@ -24,17 +25,20 @@ enum CoverTemplate {
         // author leave; they give way first when the room is short.
         var title: TextLayout!, subtitle: TextLayout?, author: TextLayout?
         var gap = 0.0, blockHeight = 0.0
-        for scale in [1.0, 0.85, 0.7] {
-            subtitle = cover.subtitle.map { ctx.setTitle($0, role: typo.subtitle, width: textWidth, scale: scale, alignment: .center) }
-            author = cover.author.map { ctx.setText($0, role: typo.subtitle, width: textWidth, scale: 0.85 * scale, alignment: .center) }
-            gap = typo.subtitle.size * 0.8 * scale
-            let rest = (subtitle.map { gap + $0.height } ?? 0) + (author.map { gap * 1.5 + $0.height } ?? 0)
-            title = ctx.setTitle(cover.title, role: typo.title, width: textWidth, maxHeight: room - rest, alignment: .center)
-            blockHeight = title.height + rest
-            if blockHeight <= room { break }
+        func setTitleBlock(width textWidth: Double) {
+            for scale in [1.0, 0.85, 0.7] {
+                subtitle = cover.subtitle.map { ctx.setTitle($0, role: typo.subtitle, width: textWidth, scale: scale, alignment: .center) }
+                author = cover.author.map { ctx.setText($0, role: typo.subtitle, width: textWidth, scale: 0.85 * scale, alignment: .center) }
+                gap = typo.subtitle.size * 0.8 * scale
+                let rest = (subtitle.map { gap + $0.height } ?? 0) + (author.map { gap * 1.5 + $0.height } ?? 0)
+                title = ctx.setTitle(cover.title, role: typo.title, width: textWidth, maxHeight: room - rest, alignment: .center)
+                blockHeight = title.height + rest
+                if blockHeight <= room { break }
+            }
         }
+        setTitleBlock(width: textWidth)
 
-        func placeTitleBlock(top: Double, color: Color) {
+        func placeTitleBlock(top: Double, color: Color, x textX: Double = textX, width textWidth: Double = textWidth) {
             var y = top
             ctx.append(.text(ctx.textBox(title, x: textX, y: y, width: textWidth, color: color)), to: index)
             y += title.height
@@ -55,12 +59,17 @@ enum CoverTemplate {
             placeTitleBlock(top: ctx.height * 0.3, color: ctx.palette.ink)
             return
         }
+        let fit = ctx.book.book.cover?.fit ?? (fullBleed ? .cover : .contain)
         if fullBleed {
-            // The picture fills the page; the title sits on a translucent paper panel near the top.
+            // The picture fills the page; the title sits on a translucent paper card where it
+            // hides the least of the picture's subject.
+            var drawn: (asset: ImageAsset, placed: SubjectCrop.Placement)?
             switch cover.image {
             case .asset(let asset):
-                let frame = ImageFit.cover(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight), in: page)
-                ctx.append(.image(ImageBox(asset: asset, frame: frame, clip: page)), to: index)
+                let placed = SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
+                                               in: page, subject: cover.subject, fit: fit)
+                ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: page)), to: index)
+                drawn = (asset, placed)
             default:
                 ctx.notePlaceholder(onPage: ctx.pages[index].number, source: nil)
                 ctx.append(.fill(Fill(rect: page, color: cover.accent)), to: index)
@@ -69,12 +78,32 @@ enum CoverTemplate {
                                                           accent: ctx.palette.wash, cornerRadius: 0)), to: index)
             }
             let pad = typo.title.size * 0.6
-            let panel = Rect(x: textX - pad, y: margins.top, width: textWidth + 2 * pad, height: blockHeight + 2 * pad)
-            ctx.append(.fill(Fill(rect: panel, color: ctx.palette.background.withAlpha(0.9),
+            let placement = ctx.tokens.templates.cover.placement
+            let area = Rect(x: textX - pad, y: margins.top, width: textWidth + 2 * pad, height: ctx.height - margins.top - margins.bottom)
+            let cornerWidth = textWidth * OverlayPlacer.cornerShare
+            let subject = drawn == nil ? nil : cover.subject
+            let choice = OverlayPlacer.choose((placement ?? TextPlacementSettings()).candidates(allowed: TextPosition.overlays),
+                                              subject: subject, frame: drawn?.placed.frame) { position in
+                let spans = OverlayPlacer.spansWidth(position)
+                setTitleBlock(width: spans ? textWidth : cornerWidth)
+                return OverlayPlacer.rect(position, width: (spans ? textWidth : cornerWidth) + 2 * pad, height: blockHeight + 2 * pad, in: area)
+            }
+            let panel = choice.rect
+            setTitleBlock(width: panel.width - 2 * pad)
+            let look = OverlayPlacer.backing(placement, over: panel, frame: drawn?.placed.frame, subject: subject,
+                                             palette: ctx.palette, cardAlpha: 0.9)
+            ctx.append(.fill(Fill(rect: panel, color: look.backing,
                                   cornerRadius: ctx.tokens.sizing.cornerRadius, shadow: ctx.tokens.sizing.shadow)), to: index)
             ctx.append(.rule(Rule(from: (panel.x + pad, panel.maxY - 4), to: (panel.maxX - pad, panel.maxY - 4),
                                   width: 3, color: cover.accent)), to: index)
-            placeTitleBlock(top: panel.y + pad, color: ctx.palette.ink)
+            placeTitleBlock(top: panel.y + pad, color: look.text, x: panel.x + pad, width: panel.width - 2 * pad)
+            if let drawn, let subject {
+                var record = ArtPlacement(asset: drawn.asset, subject: subject, placement: drawn.placed, fit: fit.rawValue)
+                record.textPosition = choice.position.rawValue
+                record.subjectCovered = subject.boxShare(in: SubjectCrop.unit(panel, in: drawn.placed.frame))
+                record.textContrast = look.contrast
+                ctx.pages[index].art.append(record)
+            }
         } else {
             // Paper cover: an accent band at the spine edge, a framed photo, the title beneath.
             ctx.append(.fill(Fill(rect: Rect(x: page.x, y: page.y, width: ctx.width * 0.06 - page.x, height: page.height),
@@ -84,8 +113,13 @@ enum CoverTemplate {
             let photoBox = Rect(x: textX, y: margins.top, width: textWidth, height: max(photoHeight, ctx.height * 0.2))
             var below = margins.top + ctx.height * 0.12
             if case .asset(let asset) = cover.image {
-                let frame = ImageFit.contain(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight), in: photoBox)
-                ctx.append(.image(ImageBox(asset: asset, frame: frame, clip: frame,
+                let placed = SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
+                                               in: photoBox, subject: cover.subject, fit: fit)
+                let frame = fit == .contain ? placed.frame : photoBox
+                if let subject = cover.subject {
+                    ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue))
+                }
+                ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: frame,
                                            cornerRadius: ctx.tokens.sizing.cornerRadius,
                                            shadow: asset.info.hasAlpha ? nil : ctx.tokens.sizing.shadow)), to: index)
                 below = frame.maxY + typo.title.size * 1.2

@@ -25,9 +25,15 @@ struct PhotoTemplate: PageTemplate {
         var photoBottom = box.maxY
         switch page.image {
         case .asset(let asset):
-            let frame = ImageFit.contain(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight), in: box)
-            ctx.append(.image(ImageBox(asset: asset, frame: frame, clip: frame, cornerRadius: ctx.tokens.sizing.cornerRadius,
+            let fit = photo.fit ?? .contain
+            let placed = SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
+                                           in: box, subject: page.subject, fit: fit)
+            let frame = fit == .contain ? placed.frame : box
+            ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: frame, cornerRadius: ctx.tokens.sizing.cornerRadius,
                                        shadow: asset.info.hasAlpha ? nil : ctx.tokens.sizing.shadow)), to: index)
+            if let subject = page.subject {
+                ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue))
+            }
             photoBottom = frame.maxY
         case .placeholder:
             let frame = ImageFit.contain(width: 3, height: 4, in: box)

@@ -7,7 +7,8 @@ extension TemplateRegistry {
 }
 
 /// A two-page spread: one picture across both facing pages (split at the gutter, the left half on
-/// an even page), with each side's text on a paper panel near the foot of its page.
+/// an even page), cropped to keep its subject, with each side's text on a paper card where it
+/// hides the least of that subject.
 struct SpreadTemplate: PageTemplate {
     let spread: SpreadPage
 
@@ -20,13 +21,22 @@ struct SpreadTemplate: PageTemplate {
         // Both pages share one frame in spread coordinates; the right page sees it shifted by a page width.
         let leftBleed = ctx.bleedRect(for: ctx.pages[left].number), rightBleed = ctx.bleedRect(for: ctx.pages[right].number)
         let spreadBox = Rect(x: leftBleed.x, y: leftBleed.y, width: w + rightBleed.maxX - leftBleed.x, height: leftBleed.height)
+        var drawn: (asset: ImageAsset, placed: SubjectCrop.Placement)?
         switch page.image {
         case .asset(let asset):
-            let frame = ImageFit.cover(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight), in: spreadBox)
-            ctx.append(.image(ImageBox(asset: asset, frame: frame, clip: leftBleed)), to: left)
-            var shifted = frame
+            let fit = spread.fit ?? .cover
+            let placed = SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
+                                           in: spreadBox, subject: page.subject, fit: fit)
+            ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: leftBleed)), to: left)
+            var shifted = placed.frame
             shifted.x -= w
             ctx.append(.image(ImageBox(asset: asset, frame: shifted, clip: rightBleed)), to: right)
+            drawn = (asset, placed)
+            if let subject = page.subject {
+                for index in [left, right] {
+                    ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue))
+                }
+            }
         case .placeholder:
             let m = ctx.book.margins
             Placeholder.add(in: Rect(x: m.outer, y: m.top, width: w - m.outer, height: h - m.top - m.bottom), scene: spread.scene, to: left, ctx)
@@ -34,28 +44,45 @@ struct SpreadTemplate: PageTemplate {
         case .none:
             break
         }
-        let texts = [(left, spread.leftText ?? spread.text), (right, spread.rightText)]
-        for (index, text) in texts {
+        let texts = [(left, spread.leftText ?? spread.text, 0.0), (right, spread.rightText, w)]
+        for (index, text, offset) in texts {
             guard let text, !text.isEmpty else { continue }
-            panel(text, on: index, ctx)
+            var frame = drawn?.placed.frame
+            frame?.x -= offset
+            panel(text, on: index, over: frame, subject: drawn == nil ? nil : page.subject, ctx)
         }
     }
 
-    private func panel(_ text: String, on index: Int, _ ctx: LayoutContext) {
+    /// The page's text on a card, where it hides the least of the picture drawn at `frame`
+    /// (page coordinates).
+    private func panel(_ text: String, on index: Int, over frame: Rect?, subject: PictureSubject?, _ ctx: LayoutContext) {
         let content = ctx.contentRect(for: ctx.pages[index].number)
         let typo = ctx.tokens.typography
         let pad = typo.body.size * 0.8
-        let inner = content.width - 2 * pad
-        var layout = ctx.setText(text, role: typo.body, width: inner)
         let maxHeight = ctx.height * ctx.tokens.templates.illustration.bandMaxFraction
-        for scale in [0.9, 0.8, 0.7] where layout.height + 2 * pad > maxHeight {
-            layout = ctx.setText(text, role: typo.body, width: inner, scale: scale)
+        let placement = ctx.tokens.templates.spread?.placement
+        func set(_ width: Double) -> TextLayout {
+            var layout = ctx.setText(text, role: typo.body, width: width - 2 * pad)
+            for scale in [0.9, 0.8, 0.7] where layout.height + 2 * pad > maxHeight {
+                layout = ctx.setText(text, role: typo.body, width: width - 2 * pad, scale: scale)
+            }
+            return layout
         }
-        let height = min(layout.height + 2 * pad, maxHeight)
-        let rect = Rect(x: content.x, y: content.maxY - height, width: content.width, height: height)
-        ctx.append(.fill(Fill(rect: rect, color: ctx.palette.background.withAlpha(0.9), cornerRadius: ctx.tokens.sizing.cornerRadius,
+        func width(_ position: TextPosition) -> Double {
+            OverlayPlacer.spansWidth(position) ? content.width : content.width * OverlayPlacer.cornerShare
+        }
+        let choice = OverlayPlacer.choose((placement ?? TextPlacementSettings()).candidates(allowed: TextPosition.overlays),
+                                          subject: subject, frame: frame) { position in
+            let layout = set(width(position))
+            return OverlayPlacer.rect(position, width: width(position), height: min(layout.height + 2 * pad, maxHeight), in: content)
+        }
+        let rect = choice.rect
+        let layout = set(rect.width)
+        let height = rect.height
+        let look = OverlayPlacer.backing(placement, over: rect, frame: frame, subject: subject, palette: ctx.palette, cardAlpha: 0.9)
+        ctx.append(.fill(Fill(rect: rect, color: look.backing, cornerRadius: ctx.tokens.sizing.cornerRadius,
                               shadow: ctx.tokens.sizing.shadow)), to: index)
-        var box = ctx.textBox(layout, x: rect.x + pad, y: rect.y + pad, width: inner)
+        var box = ctx.textBox(layout, x: rect.x + pad, y: rect.y + pad, width: rect.width - 2 * pad, color: look.text)
         var last = layout.lines.count
         while last > 1, layout.lines[last - 1].top + layout.lines[last - 1].height > height - 2 * pad + 0.01 { last -= 1 }
         if last < layout.lines.count {
@@ -65,5 +92,10 @@ struct SpreadTemplate: PageTemplate {
         box.lines = 0..<last
         box.frame.height = height - 2 * pad
         ctx.append(.text(box), to: index)
+        if let frame, let subject, !ctx.pages[index].art.isEmpty {
+            ctx.pages[index].art[0].textPosition = choice.position.rawValue
+            ctx.pages[index].art[0].subjectCovered = subject.boxShare(in: SubjectCrop.unit(rect, in: frame))
+            ctx.pages[index].art[0].textContrast = look.contrast
+        }
     }
 }

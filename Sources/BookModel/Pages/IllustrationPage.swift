@@ -12,6 +12,10 @@ public struct IllustrationPage: PicturePage {
     public var text: String?
     /// What the picture shows; the placeholder and the generation prompt use it.
     public var scene: String?
+    /// Where the picture's subject is; estimated from its pixels when absent.
+    public var focus: PictureFocus?
+    /// How the picture fills its area; the page type's own way when absent.
+    public var fit: PictureFit?
 
     public init() {}
 

@@ -8,6 +8,10 @@ public struct PhotoPage: PicturePage {
     public var caption: String?
     /// What the photo shows, for the placeholder drawn while its file is missing.
     public var scene: String?
+    /// Where the picture's subject is; estimated from its pixels when absent.
+    public var focus: PictureFocus?
+    /// How the picture fills its area; the page type's own way when absent.
+    public var fit: PictureFit?
 
     public init() {}
 

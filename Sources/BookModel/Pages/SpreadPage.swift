@@ -7,6 +7,10 @@ public struct SpreadPage: PicturePage {
     /// Absent means "not yet generated".
     public var image: ImageRef?
     public var scene: String?
+    /// Where the picture's subject is; estimated from its pixels when absent.
+    public var focus: PictureFocus?
+    /// How the picture fills its area; the page type's own way when absent.
+    public var fit: PictureFit?
     /// The left page's words when `leftText` is absent.
     public var text: String?
     public var leftText: String?

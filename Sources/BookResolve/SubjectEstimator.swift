@@ -1,0 +1,193 @@
+import Foundation
+
+/// Judges where a picture's subject is from its thumbnail alone, the same way every time.
+///
+/// A cell belongs to the subject as far as it differs from the background there and stands out:
+/// the background is what the picture's border shows, carried inwards (so a gradient sky or a
+/// band of grass at the foot counts as background); standing out is a colour the picture has
+/// little of (a fox on a green hill) and edges close by (a face, a window). The subject's box
+/// is where the middle of that weight lies, its few stray cells left out.
+public enum SubjectEstimator {
+    /// The share of the weight left out at each end of the box.
+    static let tail = 0.01
+
+    public static func estimate(_ t: Thumbnail) -> PictureSubject {
+        let weights = saliency(t)
+        let sum = weights.reduce(0, +)
+        guard sum > 0 else {
+            return PictureSubject(box: .whole, centre: (0.5, 0.5), source: .estimated,
+                                  weights: PictureSubject.uniformWeights(in: .whole, width: t.width, height: t.height),
+                                  grid: (t.width, t.height), thumbnail: t)
+        }
+        let normalised = weights.map { $0 / sum }
+        var columns = [Double](repeating: 0, count: t.width), rows = [Double](repeating: 0, count: t.height)
+        for y in 0..<t.height {
+            for x in 0..<t.width {
+                columns[x] += Double(normalised[y * t.width + x]); rows[y] += Double(normalised[y * t.width + x])
+            }
+        }
+        let (x0, x1) = span(columns), (y0, y1) = span(rows)
+        let box = UnitRect(x: Double(x0) / Double(t.width), y: Double(y0) / Double(t.height),
+                           width: Double(x1 + 1 - x0) / Double(t.width), height: Double(y1 + 1 - y0) / Double(t.height))
+        return PictureSubject(box: box, centre: (box.midX, box.midY), source: .estimated, weights: normalised,
+                              grid: (t.width, t.height), thumbnail: t)
+    }
+
+    /// The first and last index between which all but `tail` of the mass at each end lies.
+    private static func span(_ mass: [Double]) -> (Int, Int) {
+        var running = 0.0, first = 0, last = mass.count - 1
+        for (i, m) in mass.enumerated() {
+            running += m
+            if running >= tail { first = i; break }
+        }
+        running = 0
+        for (i, m) in mass.enumerated().reversed() {
+            running += m
+            if running >= tail { last = i; break }
+        }
+        return (first, max(first, last))
+    }
+
+    /// Each cell's weight as part of the subject, before normalising; zero where it is background.
+    static func saliency(_ t: Thumbnail) -> [Float] {
+        let w = t.width, h = t.height, n = w * h
+        let background = borderBackground(t)
+        let rarity = colourRarity(t)
+        let edges = edgeDensity(t)
+        var s = [Float](repeating: 0, count: n)
+        for i in 0..<n {
+            let d = distance(t.red[i], t.green[i], t.blue[i], background.red[i], background.green[i], background.blue[i])
+            let apart = min(1, d / 0.25)
+            s[i] = apart * (0.6 * rarity[i] + 0.4 * edges[i])
+        }
+        s = blur(s, width: w, height: h)
+        guard let top = s.max(), top > 0.08 else { return [Float](repeating: 0, count: n) }
+        let mean = s.reduce(0, +) / Float(n)
+        let threshold = mean + 0.25 * (top - mean)
+        return s.map { max(0, $0 - threshold) }
+    }
+
+    private static func distance(_ r1: Float, _ g1: Float, _ b1: Float, _ r2: Float, _ g2: Float, _ b2: Float) -> Float {
+        let dr = r1 - r2, dg = g1 - g2, db = b1 - b2
+        return (dr * dr + dg * dg + db * db).squareRoot() / Float(3).squareRoot()
+    }
+
+    /// The background each cell would show: the borders' colours (each a median along a short
+    /// stretch of its edge, so a detail touching the edge does not count) carried inwards.
+    static func borderBackground(_ t: Thumbnail) -> Thumbnail {
+        let w = t.width, h = t.height
+        func median(_ cells: [Int], _ channel: [Float]) -> Float {
+            let v = cells.map { channel[$0] }.sorted()
+            return v[v.count / 2]
+        }
+        func stretch(_ centre: Int, _ count: Int, _ cell: (Int) -> Int) -> [Int] {
+            let reach = max(2, count / 12)
+            return (max(0, centre - reach)...min(count - 1, centre + reach)).map(cell)
+        }
+        var edges: [[(Float, Float, Float)]] = []
+        for side in 0..<4 {
+            let count = side < 2 ? h : w
+            edges.append((0..<count).map { k in
+                let cells: [Int]
+                switch side {
+                case 0: cells = stretch(k, h) { $0 * w }
+                case 1: cells = stretch(k, h) { $0 * w + w - 1 }
+                case 2: cells = stretch(k, w) { $0 }
+                default: cells = stretch(k, w) { (h - 1) * w + $0 }
+                }
+                return (median(cells, t.red), median(cells, t.green), median(cells, t.blue))
+            })
+        }
+        // A Coons patch over the four edges: exact for a gradient in any direction, and each
+        // edge counts the more the nearer it is.
+        func corner(_ a: (Float, Float, Float), _ b: (Float, Float, Float)) -> (Float, Float, Float) {
+            ((a.0 + b.0) / 2, (a.1 + b.1) / 2, (a.2 + b.2) / 2)
+        }
+        let c00 = corner(edges[0][0], edges[2][0]), c10 = corner(edges[1][0], edges[2][w - 1])
+        let c01 = corner(edges[0][h - 1], edges[3][0]), c11 = corner(edges[1][h - 1], edges[3][w - 1])
+        var r = [Float](repeating: 0, count: w * h), g = r, b = r
+        for y in 0..<h {
+            for x in 0..<w {
+                let u = w > 1 ? Float(x) / Float(w - 1) : 0.5, v = h > 1 ? Float(y) / Float(h - 1) : 0.5
+                func patch(_ k: KeyPath<(Float, Float, Float), Float>) -> Float {
+                    let across = (1 - u) * edges[0][y][keyPath: k] + u * edges[1][y][keyPath: k]
+                    let down = (1 - v) * edges[2][x][keyPath: k] + v * edges[3][x][keyPath: k]
+                    let corners = (1 - u) * (1 - v) * c00[keyPath: k] + u * (1 - v) * c10[keyPath: k]
+                        + (1 - u) * v * c01[keyPath: k] + u * v * c11[keyPath: k]
+                    return min(1, max(0, across + down - corners))
+                }
+                r[y * w + x] = patch(\.0); g[y * w + x] = patch(\.1); b[y * w + x] = patch(\.2)
+            }
+        }
+        return Thumbnail(width: w, height: h, red: r, green: g, blue: b)
+    }
+
+    /// How unlike the rest of the picture each cell's colour is: its distance to every other
+    /// colour, weighed by how much of the picture has that colour, scaled to 0…1.
+    static func colourRarity(_ t: Thumbnail) -> [Float] {
+        let levels = 6, n = t.width * t.height
+        func bin(_ i: Int) -> Int {
+            func q(_ c: Float) -> Int { min(levels - 1, max(0, Int(c * Float(levels)))) }
+            return (q(t.red[i]) * levels + q(t.green[i])) * levels + q(t.blue[i])
+        }
+        let bins = levels * levels * levels
+        var count = [Float](repeating: 0, count: bins), mr = count, mg = count, mb = count
+        var binOf = [Int](repeating: 0, count: n)
+        for i in 0..<n {
+            let k = bin(i)
+            binOf[i] = k
+            count[k] += 1; mr[k] += t.red[i]; mg[k] += t.green[i]; mb[k] += t.blue[i]
+        }
+        let present = (0..<bins).filter { count[$0] > 0 }
+        for k in present { mr[k] /= count[k]; mg[k] /= count[k]; mb[k] /= count[k] }
+        var score = [Float](repeating: 0, count: bins)
+        for k in present {
+            var s: Float = 0
+            for j in present where j != k { s += count[j] / Float(n) * distance(mr[k], mg[k], mb[k], mr[j], mg[j], mb[j]) }
+            score[k] = s
+        }
+        let top = present.map { score[$0] }.max() ?? 0
+        return binOf.map { top > 0 ? score[$0] / top : 0 }
+    }
+
+    /// Edge strength (Sobel on luminance) averaged over each cell's neighbours, scaled so the
+    /// strongest edges reach 1.
+    static func edgeDensity(_ t: Thumbnail) -> [Float] {
+        let w = t.width, h = t.height
+        let luma = (0..<(w * h)).map { 0.299 * t.red[$0] + 0.587 * t.green[$0] + 0.114 * t.blue[$0] }
+        var magnitude = [Float](repeating: 0, count: w * h)
+        if w > 2, h > 2 {
+            for y in 1..<(h - 1) {
+                for x in 1..<(w - 1) {
+                    func l(_ dx: Int, _ dy: Int) -> Float { luma[(y + dy) * w + x + dx] }
+                    let gx = l(1, -1) + 2 * l(1, 0) + l(1, 1) - l(-1, -1) - 2 * l(-1, 0) - l(-1, 1)
+                    let gy = l(-1, 1) + 2 * l(0, 1) + l(1, 1) - l(-1, -1) - 2 * l(0, -1) - l(1, -1)
+                    magnitude[y * w + x] = (gx * gx + gy * gy).squareRoot()
+                }
+            }
+        }
+        let dense = blur(magnitude, width: w, height: h)
+        let sorted = dense.sorted()
+        let scale = sorted[min(sorted.count - 1, sorted.count * 95 / 100)]
+        return dense.map { scale > 0 ? min(1, $0 / scale) : 0 }
+    }
+
+    /// The mean of each cell and its eight neighbours (those inside the grid).
+    static func blur(_ v: [Float], width w: Int, height h: Int) -> [Float] {
+        var out = v
+        for y in 0..<h {
+            for x in 0..<w {
+                var s: Float = 0, c: Float = 0
+                for dy in -1...1 {
+                    for dx in -1...1 {
+                        let xx = x + dx, yy = y + dy
+                        guard xx >= 0, xx < w, yy >= 0, yy < h else { continue }
+                        s += v[yy * w + xx]; c += 1
+                    }
+                }
+                out[y * w + x] = s / c
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import CShim
+
+/// A picture shrunk to a small grid of colours, upright (EXIF orientation applied), for judging
+/// where its subject is and how dark or light it is under text. Decoded from the file each time
+/// it is asked for and kept nowhere, so it cannot differ from one run to the next.
+public struct Thumbnail: Sendable, Equatable {
+    /// Cells across and down.
+    public let width: Int
+    public let height: Int
+    /// Red, green and blue in 0…1 (sRGB), row by row from the top; transparency shows white paper.
+    public let red: [Float], green: [Float], blue: [Float]
+
+    public init(width: Int, height: Int, red: [Float], green: [Float], blue: [Float]) {
+        precondition(red.count == width * height && green.count == red.count && blue.count == red.count)
+        self.width = width; self.height = height; self.red = red; self.green = green; self.blue = blue
+    }
+
+    /// The cells on the longer side.
+    public static let longSide = 64
+
+    /// The asset's picture as a thumbnail; nil when its bytes no longer decode (drawing reports that).
+    public static func make(_ asset: ImageAsset) -> Thumbnail? {
+        let data = asset.data
+        guard !data.isEmpty else { return nil }
+        let decoded: (words: [UInt32], width: Int, height: Int)?
+        switch asset.info.format {
+        case .jpeg: decoded = decodeJPEG(data)
+        case .png: decoded = decodePNG(data)
+        }
+        guard let decoded else { return nil }
+        return shrink(decoded.words, width: decoded.width, height: decoded.height, orientation: asset.info.orientation)
+    }
+
+    /// The smallest DCT scale that still gives a few pixels per cell.
+    private static func decodeJPEG(_ data: Data) -> (words: [UInt32], width: Int, height: Int)? {
+        var image = shim_jpeg_image(pixels: nil, stride: 0, width: 0, height: 0, scale_num: 0)
+        let side = Int32(longSide * 2)
+        let status = data.withUnsafeBytes { raw in
+            shim_jpeg_decode(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, side, side, &image, nil, 0)
+        }
+        guard status == SHIM_JPEG_OK, let pixels = image.pixels else { return nil }
+        defer { free(pixels) }
+        return (words(pixels, stride: image.stride, width: Int(image.width), height: Int(image.height)), Int(image.width), Int(image.height))
+    }
+
+    private static func decodePNG(_ data: Data) -> (words: [UInt32], width: Int, height: Int)? {
+        var image = shim_png_image(pixels: nil, stride: 0, width: 0, height: 0, has_alpha: 0)
+        let status = data.withUnsafeBytes { raw in
+            shim_png_decode(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &image, nil, 0)
+        }
+        guard status == SHIM_PNG_OK, let pixels = image.pixels else { return nil }
+        defer { free(pixels) }
+        var result = words(pixels, stride: image.stride, width: Int(image.width), height: Int(image.height))
+        if image.has_alpha == 0 { for i in result.indices { result[i] |= 0xFF00_0000 } }
+        return (result, Int(image.width), Int(image.height))
+    }
+
+    private static func words(_ pixels: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int) -> [UInt32] {
+        var out = [UInt32](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let row = UnsafeRawPointer(pixels + y * stride)
+            for x in 0..<width { out[y * width + x] = row.load(fromByteOffset: x * 4, as: UInt32.self) }
+        }
+        return out
+    }
+
+    /// Averages the stored pixels into the upright grid: each pixel lands in the cell its centre
+    /// turns to. Cairo's words are premultiplied 0xAARRGGBB; what is transparent shows paper.
+    static func shrink(_ words: [UInt32], width: Int, height: Int, orientation: Int) -> Thumbnail? {
+        guard width > 0, height > 0 else { return nil }
+        let swap = ExifOrientation.swapsAxes(orientation)
+        let shownW = swap ? height : width, shownH = swap ? width : height
+        let scale = Double(longSide) / Double(max(shownW, shownH))
+        let gw = max(1, min(shownW, Int((Double(shownW) * scale).rounded())))
+        let gh = max(1, min(shownH, Int((Double(shownH) * scale).rounded())))
+        let turn = ExifOrientation.transform(orientation, width: Double(width), height: Double(height))
+        var r = [Float](repeating: 0, count: gw * gh), g = r, b = r, n = r
+        // A few samples a cell are plenty for an average; a large PNG decodes at full size.
+        let step = max(1, max(width, height) / (longSide * 4))
+        for y in Swift.stride(from: step / 2, to: height, by: step) {
+            for x in Swift.stride(from: step / 2, to: width, by: step) {
+                let p = turn.apply(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                let cx = min(gw - 1, max(0, Int(p.x / Double(shownW) * Double(gw))))
+                let cy = min(gh - 1, max(0, Int(p.y / Double(shownH) * Double(gh))))
+                let w = words[y * width + x], paper = Float(255 - (w >> 24 & 0xFF))
+                let cell = cy * gw + cx
+                r[cell] += Float(w >> 16 & 0xFF) + paper
+                g[cell] += Float(w >> 8 & 0xFF) + paper
+                b[cell] += Float(w & 0xFF) + paper
+                n[cell] += 255
+            }
+        }
+        for i in n.indices where n[i] > 0 { r[i] /= n[i]; g[i] /= n[i]; b[i] /= n[i] }
+        return Thumbnail(width: gw, height: gh, red: r, green: g, blue: b)
+    }
+
+    /// The relative luminance of a cell (WCAG), for contrast against text.
+    public func luminance(_ i: Int) -> Double {
+        func linear(_ c: Float) -> Double {
+            let c = Double(c)
+            return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * linear(red[i]) + 0.7152 * linear(green[i]) + 0.0722 * linear(blue[i])
+    }
+}
