@@ -17,8 +17,11 @@ public struct PictureSubject: Sendable, Equatable {
     public var source: Source
     /// How much of the subject each thumbnail cell holds (summing to 1), for weighing what a
     /// text box covers; `grid` cells across and down.
-    public var weights: [Float]
-    public var grid: (width: Int, height: Int)
+    public var weights: [Float] { didSet { sums = Self.cornerSums(weights, grid) } }
+    public var grid: (width: Int, height: Int) { didSet { sums = Self.cornerSums(weights, grid) } }
+    /// The weight above and left of each cell corner, (width + 1) × (height + 1): layout asks for
+    /// the weight under many windows and cards per page, each then four lookups, not a pass over the grid.
+    private var sums: [Double] = []
     /// The picture's colours, for the contrast of text set over it.
     public var thumbnail: Thumbnail?
 
@@ -26,6 +29,7 @@ public struct PictureSubject: Sendable, Equatable {
                 grid: (width: Int, height: Int), thumbnail: Thumbnail?) {
         self.box = box; self.centre = centre; self.source = source; self.weights = weights
         self.grid = grid; self.thumbnail = thumbnail
+        self.sums = Self.cornerSums(weights, grid)
     }
 
     /// A subject the book placed: the share of the picture around `focus` given by
@@ -40,19 +44,39 @@ public struct PictureSubject: Sendable, Equatable {
     /// The share of each side a given focus stands for.
     public static let givenExtent = 0.3
 
-    /// The share of the subject inside `rect` (picture terms), by its weights.
+    /// The share of the subject inside `rect` (picture terms), by its weights: each cell's weight
+    /// counts in proportion to the part of the cell inside `rect`.
     public func weight(in rect: UnitRect) -> Double {
-        var total = 0.0
-        let cw = 1 / Double(grid.width), ch = 1 / Double(grid.height)
+        let x0 = max(0, min(1, rect.x)), x1 = max(0, min(1, rect.x + rect.width))
+        let y0 = max(0, min(1, rect.y)), y1 = max(0, min(1, rect.y + rect.height))
+        guard x1 > x0, y1 > y0, !sums.isEmpty else { return 0 }
+        return below(x1, y1) - below(x0, y1) - below(x1, y0) + below(x0, y0)
+    }
+
+    /// The weight in [0, x] × [0, y]. The weight is even within a cell, so between the corners'
+    /// sums it grows bilinearly and this is exact.
+    private func below(_ x: Double, _ y: Double) -> Double {
+        let gx = x * Double(grid.width), gy = y * Double(grid.height)
+        let i = min(Int(gx), grid.width - 1), j = min(Int(gy), grid.height - 1)
+        let fx = gx - Double(i), fy = gy - Double(j)
+        let row = grid.width + 1
+        let s00 = sums[j * row + i], s10 = sums[j * row + i + 1]
+        let s01 = sums[(j + 1) * row + i], s11 = sums[(j + 1) * row + i + 1]
+        return s00 + fx * (s10 - s00) + fy * (s01 - s00) + fx * fy * (s11 - s10 - s01 + s00)
+    }
+
+    static func cornerSums(_ weights: [Float], _ grid: (width: Int, height: Int)) -> [Double] {
+        guard grid.width > 0, grid.height > 0, weights.count == grid.width * grid.height else { return [] }
+        let row = grid.width + 1
+        var sums = [Double](repeating: 0, count: row * (grid.height + 1))
         for cy in 0..<grid.height {
+            var line = 0.0
             for cx in 0..<grid.width {
-                let w = weights[cy * grid.width + cx]
-                guard w > 0 else { continue }
-                let cell = UnitRect(x: Double(cx) * cw, y: Double(cy) * ch, width: cw, height: ch)
-                total += Double(w) * cell.overlap(rect) / cell.area
+                line += Double(weights[cy * grid.width + cx])
+                sums[(cy + 1) * row + cx + 1] = sums[cy * row + cx + 1] + line
             }
         }
-        return total
+        return sums
     }
 
     /// The share of the subject's box inside `rect`.

@@ -94,11 +94,26 @@ public struct Resolver {
             locator.prefetch(refs.compactMap { if case .path(let p)? = $0 { return p } else { return nil } }, threads: options.threads)
         }
 
+        // A picture on many pages is judged once: the same bytes give the same subject.
+        var thumbnails: [String: Thumbnail?] = [:], estimates: [String: PictureSubject] = [:]
+        func subject(of asset: ImageAsset, focus: PictureFocus?) -> PictureSubject {
+            let thumbnail: Thumbnail?
+            if let known = thumbnails[asset.id] { thumbnail = known } else {
+                thumbnail = Thumbnail.make(asset)
+                thumbnails[asset.id] = thumbnail
+            }
+            if let focus { return .given(focus, thumbnail: thumbnail) }
+            if let known = estimates[asset.id] { return known }
+            let estimate = Self.estimate(thumbnail)
+            estimates[asset.id] = estimate
+            return estimate
+        }
+
         var pages: [ResolvedPage] = []
         for (i, page) in book.pages.enumerated() {
             let picture = page.picture
             let s = try slot(picture?.image, jsonPath: "$.pages[\(i)].image", sourcePage: i, wantsPicture: picture != nil, scene: picture?.scene)
-            pages.append(ResolvedPage(index: i, page: page, image: s, subject: s.asset.map { Self.subject(of: $0, focus: picture?.focus) }))
+            pages.append(ResolvedPage(index: i, page: page, image: s, subject: s.asset.map { subject(of: $0, focus: picture?.focus) }))
         }
 
         var mainImage: ImageAsset?
@@ -112,7 +127,7 @@ public struct Resolver {
         let cover = ResolvedCover(title: book.cover?.title ?? book.title,
                                   subtitle: book.cover?.subtitle ?? book.subtitle,
                                   author: book.author, accent: tokens.palette.accent, image: coverImage,
-                                  subject: coverImage.asset.map { Self.subject(of: $0, focus: book.cover?.focus) })
+                                  subject: coverImage.asset.map { subject(of: $0, focus: book.cover?.focus) })
 
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
@@ -134,11 +149,15 @@ public struct Resolver {
                             findings: findings)
     }
 
-    /// The subject the book gives, or else the one its pixels show; a picture that no longer
-    /// decodes is taken whole (drawing reports it).
+    /// The subject the book gives, or else the one its pixels show.
     static func subject(of asset: ImageAsset, focus: PictureFocus?) -> PictureSubject {
         let thumbnail = Thumbnail.make(asset)
         if let focus { return .given(focus, thumbnail: thumbnail) }
+        return estimate(thumbnail)
+    }
+
+    /// The subject the pixels show; a picture that no longer decodes is taken whole (drawing reports it).
+    static func estimate(_ thumbnail: Thumbnail?) -> PictureSubject {
         guard let thumbnail else {
             return PictureSubject(box: .whole, centre: (0.5, 0.5), source: .estimated,
                                   weights: PictureSubject.uniformWeights(in: .whole, width: 1, height: 1), grid: (1, 1), thumbnail: nil)
