@@ -29,6 +29,10 @@ public struct Typography: Codable, Sendable, Equatable {
     public var caption: TypeRole
     public var chapterTitle: TypeRole
     public var pageNumber: TypeRole
+    /// How justified and start-aligned paragraphs are broken into lines: "optimal" (the whole
+    /// paragraph at once, Knuth–Plass) or "first-fit" (each line as full as it goes); optimal
+    /// when absent.
+    public var lineBreaking: String?
 }
 
 /// One typographic role. Weight is a CSS-style number (400 regular, 600 semibold, 700 bold).

@@ -37,9 +37,13 @@ public final class Typesetter {
     /// Lays out `text` in a column `width` points wide (zero or less: no wrapping).
     /// Paragraphs are separated by blank lines; a single newline inside a paragraph is kept as a
     /// line break. With `hyphenate`, soft hyphens are inserted from the language's dictionary
-    /// when there is one (`TextLayout.hyphenated` says whether there was).
-    public func layout(_ text: String, style: TextStyle, width: Double, alignment: TextAlignment, hyphenate: Bool) -> TextLayout {
-        let request = TextRequest(text: text, style: style, width: width, alignment: alignment, hyphenate: hyphenate)
+    /// when there is one (`TextLayout.hyphenated` says whether there was). Justified and
+    /// start-aligned text is broken into lines as `lineBreaking` says; centred and end-aligned
+    /// text first-fit.
+    public func layout(_ text: String, style: TextStyle, width: Double, alignment: TextAlignment, hyphenate: Bool,
+                       lineBreaking: LineBreaking = .optimal) -> TextLayout {
+        let request = TextRequest(text: text, style: style, width: width, alignment: alignment, hyphenate: hyphenate,
+                                  lineBreaking: lineBreaking)
         return prepared?.layout(request, make: makeLayout) ?? makeLayout(request)
     }
 
@@ -58,8 +62,25 @@ public final class Typesetter {
             hyphenated = true
         }
 
-        let blocks = Self.blocks(of: laidOut).map { range in
-            makePangoLayout(laidOut, bytes: range, style: style, width: width, alignment: alignment)
+        let optimal = request.lineBreaking == .optimal && width > 0 && (alignment == .justify || alignment == .start)
+        var blocks: [TextLayout.Block] = []
+        if optimal {
+            // Each block's text loses the soft hyphens no line ends with, so the text is put
+            // together again from the blocks.
+            var out: [UInt8] = []
+            out.reserveCapacity(laidOut.utf8.count)
+            for range in Self.blocks(of: laidOut) {
+                if !blocks.isEmpty { out.append(0x0A) }
+                let block = makeOptimalLayout(laidOut, bytes: range, style: style, width: width, alignment: alignment,
+                                              byteOffset: out.count)
+                out.append(contentsOf: block.text)
+                blocks.append(block.block)
+            }
+            laidOut = String(decoding: out, as: UTF8.self)
+        } else {
+            blocks = Self.blocks(of: laidOut).map { range in
+                makePangoLayout(laidOut, bytes: range, style: style, width: width, alignment: alignment)
+            }
         }
         let (lines, pangoLines, height) = laidOut.isEmpty ? ([], [], 0) : Self.measureLines(blocks, text: laidOut)
         return TextLayout(text: laidOut, blocks: blocks, lines: lines, pangoLines: pangoLines, height: height,
@@ -105,6 +126,116 @@ public final class Typesetter {
     /// A Pango layout of `text`'s UTF-8 `bytes`, set in `style` in a column `width` points wide.
     func makePangoLayout(_ text: String, bytes: Range<Int>, style: TextStyle, width: Double,
                          alignment: TextAlignment) -> TextLayout.Block {
+        let layout = newPangoLayout(style: style, width: width, alignment: alignment)
+        let attrs = attributes(style)
+        pango_layout_set_attributes(layout, attrs)
+        pango_attr_list_unref(attrs)
+        setText(layout, text, bytes: bytes)
+        if alignment == .justify && width > 0 { Justification.justify(layout, width: Self.units(width)) }
+        return TextLayout.Block(layout: layout, byteOffset: bytes.lowerBound)
+    }
+
+    /// A block set with total-fit breaks (see `OptimalLines`): laid out first in one line per
+    /// paragraph to measure it, then again in the lines chosen. The block's text is returned
+    /// because it changes: only the soft hyphens where a line ends stay. When Pango does not
+    /// take exactly the lines chosen (a dash it keeps breakable inside a line fits before the
+    /// margin), the block is set first-fit instead, its text unchanged.
+    func makeOptimalLayout(_ text: String, bytes: Range<Int>, style: TextStyle, width: Double,
+                           alignment: TextAlignment, byteOffset: Int) -> (block: TextLayout.Block, text: [UInt8]) {
+        let layout = newPangoLayout(style: style, width: -1, alignment: alignment)
+        let attrs = attributes(style)
+        pango_layout_set_attributes(layout, attrs)
+        setText(layout, text, bytes: bytes)
+        let settings = OptimalLines.Settings(width: Self.units(width), indent: Self.units(style.firstLineIndent),
+                                             justify: alignment == .justify, hyphenWidth: hyphenWidth(style),
+                                             em: style.size * Double(PANGO_SCALE))
+        var original: [UInt8] {
+            var text = text
+            return text.withUTF8 { Array($0[bytes]) }
+        }
+        guard let plan = OptimalLines(measured: layout, settings: settings) else {
+            pango_attr_list_unref(attrs)
+            pango_layout_set_width(layout, Self.units(width))
+            if alignment == .justify { Justification.justify(layout, width: Self.units(width)) }
+            return (TextLayout.Block(layout: layout, byteOffset: byteOffset), original)
+        }
+        let lineAttrs = pango_attr_list_copy(attrs)!
+        pango_attr_list_unref(attrs)
+        for range in plan.keepTogether {
+            let attr = pango_attr_allow_breaks_new(0)!
+            attr.pointee.start_index = guint(range.lowerBound)
+            attr.pointee.end_index = guint(range.upperBound)
+            pango_attr_list_insert(lineAttrs, attr)
+        }
+        for range in plan.breakBefore {
+            let attr = pango_attr_word_new()!
+            attr.pointee.start_index = guint(range.lowerBound)
+            attr.pointee.end_index = guint(range.upperBound)
+            pango_attr_list_insert(lineAttrs, attr)
+        }
+        pango_layout_set_width(layout, plan.layoutWidth)
+        pango_layout_set_attributes(layout, lineAttrs)
+        pango_attr_list_unref(lineAttrs)
+        plan.text.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32($0.count)) }
+        }
+        var blockText = plan.text
+        var overhang = plan.layoutWidth - Self.units(width)
+        if Self.lineStarts(layout) != plan.lineStarts {
+            Self.firstFitBreaks += 1
+            let base = attributes(style)
+            pango_layout_set_attributes(layout, base)
+            pango_attr_list_unref(base)
+            pango_layout_set_width(layout, Self.units(width))
+            setText(layout, text, bytes: bytes)
+            blockText = original
+            overhang = 0
+        }
+        if alignment == .justify { Justification.justify(layout, width: Self.units(width)) }
+        return (TextLayout.Block(layout: layout, byteOffset: byteOffset, overhang: overhang), blockText)
+    }
+
+    /// Blocks set first-fit because Pango would not take the lines chosen, since the process started.
+    nonisolated(unsafe) static var firstFitBreaks = 0
+
+    private static func lineStarts(_ layout: OpaquePointer) -> [Int] {
+        var starts: [Int] = []
+        var list = pango_layout_get_lines_readonly(layout)
+        while let node = list {
+            list = node.pointee.next
+            if let line = node.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self) { starts.append(Int(line.pointee.start_index)) }
+        }
+        return starts
+    }
+
+    /// The width of the hyphen Pango draws at a soft hyphen where a line ends, per style.
+    private func hyphenWidth(_ style: TextStyle) -> Double {
+        if let known = hyphenWidths[style] { return known }
+        let layout = newPangoLayout(style: style, width: -1, alignment: .start)
+        let attrs = attributes(style)
+        pango_layout_set_attributes(layout, attrs)
+        pango_attr_list_unref(attrs)
+        pango_layout_set_text(layout, "\u{2010}", -1)
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        shim_object_unref(UnsafeMutableRawPointer(layout))
+        hyphenWidths[style] = Double(logical.width)
+        return Double(logical.width)
+    }
+
+    private var hyphenWidths: [TextStyle: Double] = [:]
+
+    private func setText(_ layout: OpaquePointer, _ text: String, bytes: Range<Int>) {
+        // Plain text, never markup: "<" and "&" are characters.
+        var text = text
+        text.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { chars in
+                pango_layout_set_text(layout, chars.baseAddress.map { $0 + bytes.lowerBound }, Int32(bytes.count))
+            }
+        }
+    }
+
+    private func newPangoLayout(style: TextStyle, width: Double, alignment: TextAlignment) -> OpaquePointer {
         guard let layout = pango_layout_new(session.context) else { fatalError("pango_layout_new failed") }
         let desc = session.fontDescription(family: familyList(style.family), size: style.size,
                                            weight: style.weight, italic: style.italic)
@@ -124,7 +255,10 @@ public final class Typesetter {
         // Justification is done after breaking, by Justification (Pango 1.50.12 overshoots at hyphens).
         pango_layout_set_justify(layout, 0)
         pango_layout_set_indent(layout, Self.units(style.firstLineIndent))
+        return layout
+    }
 
+    private func attributes(_ style: TextStyle) -> OpaquePointer {
         // Line pitch is a per-run absolute line height (Pango 1.50), which works like CSS: each run's
         // box becomes lineHeight × size tall with the leading split above and below, and lines
         // stack box on box. pango_layout_set_line_spacing would instead multiply each line's font
@@ -137,17 +271,7 @@ public final class Typesetter {
         if style.letterSpacing != 0 {
             pango_attr_list_insert(attrs, pango_attr_letter_spacing_new(Self.units(style.letterSpacing)))
         }
-        pango_layout_set_attributes(layout, attrs)
-        pango_attr_list_unref(attrs)
-        // Plain text, never markup: "<" and "&" are characters.
-        var text = text
-        text.withUTF8 { utf8 in
-            utf8.withMemoryRebound(to: CChar.self) { chars in
-                pango_layout_set_text(layout, chars.baseAddress.map { $0 + bytes.lowerBound }, Int32(bytes.count))
-            }
-        }
-        if alignment == .justify && width > 0 { Justification.justify(layout, width: Self.units(width)) }
-        return TextLayout.Block(layout: layout, byteOffset: bytes.lowerBound)
+        return attrs!
     }
 
     // MARK: - Text preparation
@@ -258,6 +382,12 @@ public final class Typesetter {
                 guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
                 logical.y += blockTop
                 ink.y += blockTop
+                // A right-aligned line sits against the layout's width, which is wider than the
+                // column by the block's overhang.
+                if block.overhang != 0 && line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue {
+                    logical.x -= block.overhang
+                    ink.x -= block.overhang
+                }
                 bottom = logical.y + logical.height
                 raws.append(Raw(start: block.byteOffset + Int(line.pointee.start_index), length: Int(line.pointee.length),
                                 logical: logical, ink: ink, baseline: blockTop + pango_layout_iter_get_baseline(iter)))
