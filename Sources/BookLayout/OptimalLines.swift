@@ -25,6 +25,8 @@ struct OptimalLines {
         var hyphenWidth: Double
         /// The text's size in Pango units.
         var em: Double
+        /// Justified lines may shrink their spaces (a third at most).
+        var shrink = true
     }
 
     /// Nil when the layout holds nothing to break (no characters, no lines).
@@ -79,15 +81,16 @@ struct OptimalLines {
             let space = attrs[c].is_white != 0 && attrs[c].is_expandable_space != 0
             natural[c + 1] = natural[c] + widths[c]
             stretch[c + 1] = stretch[c] + (space ? widths[c] / 2 : 0)
-            shrink[c + 1] = shrink[c] + (space ? widths[c] / 3 : 0)
+            shrink[c + 1] = shrink[c] + (space && settings.shrink ? widths[c] / 3 : 0)
         }
 
         var parameters = ParagraphBreaker.Parameters()
         parameters.justify = settings.justify
         parameters.raggedStretch = 2 * settings.em
-        parameters.emergencyStretch = 1.5 * settings.em
 
-        let column = Double(settings.width), indent = Double(settings.indent)
+        // A little narrower than the column: the glyphs Pango shapes at a break (a hyphen kerned
+        // against the letter before it) may come out a little wider than measured unbroken.
+        let column = Double(settings.width) - 205, indent = Double(settings.indent)
         var keep = [Bool](repeating: false, count: count)  // soft hyphens to keep
         var lineStartChars: [Int] = []
         var added: [Int] = []  // chosen breaks Pango does not offer
@@ -176,6 +179,8 @@ struct OptimalLines {
                     list.append(.init(position: p, contentEnd: contentEnd, kind: .space))
                 } else if [0x2D, 0x2010, 0x2013, 0x2014].contains(scalar(p - 1)) {
                     list.append(.init(position: p, contentEnd: p, kind: .dash))
+                } else if [0x2F, 0x2E, 0x5F].contains(scalar(p - 1)) {
+                    list.append(.init(position: p, contentEnd: p, kind: .inToken))
                 } else {
                     list.append(.init(position: p, contentEnd: p, kind: .space))
                 }
@@ -186,11 +191,14 @@ struct OptimalLines {
                 let previous = scalar(p - 1)
                 if before >= 3 && after >= 3 && [0x2F, 0x2E, 0x5F, 0x2D].contains(previous)
                     && ![0x2F, 0x2E, 0x5F, 0x2D].contains(scalar(p)) {
-                    list.append(.init(position: p, contentEnd: p, kind: .inToken))
+                    list.append(.init(position: p, contentEnd: p, kind: .inToken,
+                                      addedWidth: attrs[p].break_inserts_hyphen != 0 ? hyphenWidth : 0))
                 } else {
                     // Only inside a token wider than a line: the last resort.
+                    // Pango draws a hyphen there when the break is inside a word.
                     if natural[tokenEnd] - natural[tokenStart] > widest {
-                        list.append(.init(position: p, contentEnd: p, kind: .character))
+                        list.append(.init(position: p, contentEnd: p, kind: .character,
+                                          addedWidth: attrs[p].break_inserts_hyphen != 0 ? hyphenWidth : 0))
                     }
                 }
             }

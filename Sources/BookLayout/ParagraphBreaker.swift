@@ -36,8 +36,6 @@ struct ParagraphBreaker {
         /// rest of the line empty, which is judged against `raggedStretch`.
         var justify = true
         var raggedStretch: Double = 0
-        /// Stretch added to every line, in the second pass only (TeX's \emergencystretch).
-        var emergencyStretch: Double = 0
         /// Largest stretch ratio of the first pass (a ratio of 1 uses all the spaces' stretch).
         var tolerance: Double = 2
         var linePenalty: Double = 10
@@ -75,9 +73,10 @@ struct ParagraphBreaker {
     }
 
     /// The candidates chosen (indices into `candidates`), ending with the run's end. A first pass
-    /// takes only lines within `tolerance`; when that finds no way through, a second adds
-    /// emergency stretch and takes any line that is not overfull; only when a piece wider than the
-    /// line leaves no other way does a third break between characters and let such a piece out.
+    /// takes only lines within `tolerance`; when that finds no way through, an emergency pass takes
+    /// any line that is not overfull, however loose (its demerits still grow with the cube of its
+    /// stretch, so the looseness is spread over the paragraph); only when a piece wider than the
+    /// line leaves no other way does a last pass break between characters and let such a piece out.
     func breaks() -> [Int] {
         if let found = search(pass: .first) { return found }
         if let found = search(pass: .emergency) { return found }
@@ -99,18 +98,19 @@ struct ParagraphBreaker {
 
     /// A line's stretch ratio: 0 is natural, 1 uses all its stretch, -1 all its shrink; below -1
     /// it is overfull.
-    func ratio(from start: Int, to candidate: Candidate, lineIndex: Int, extraStretch: Double = 0) -> Double {
+    func ratio(from start: Int, to candidate: Candidate, lineIndex: Int) -> Double {
         let available = lineIndex == 0 ? firstLineWidth : lineWidth
         let width = natural[candidate.contentEnd] - natural[start] + candidate.addedWidth
         let delta = available - width
         if candidate.kind == .end && delta >= 0 { return 0 }
         if delta >= 0 {
             let give = parameters.justify
-                ? stretch[candidate.contentEnd] - stretch[start] + extraStretch
-                : parameters.raggedStretch + extraStretch
+                ? stretch[candidate.contentEnd] - stretch[start]
+                : parameters.raggedStretch
             return give > 0 ? min(delta / give, 10) : (delta == 0 ? 0 : 10)
         }
-        let take = parameters.justify ? shrink[candidate.contentEnd] - shrink[start] : 0
+        // A paragraph's last line is not justified, so it cannot shrink either.
+        let take = parameters.justify && candidate.kind != .end ? shrink[candidate.contentEnd] - shrink[start] : 0
         return take > 0 ? max(delta / take, -2) : -2
     }
 
@@ -134,7 +134,6 @@ struct ParagraphBreaker {
     private static func flagged(_ kind: Kind) -> Bool { kind == .hyphen || kind == .dash }
 
     private func search(pass: Pass) -> [Int]? {
-        let extra = pass == .first ? 0 : parameters.emergencyStretch
         var nodes = [Node(candidate: -1, position: start, lineIndex: 0, fitness: 1, flagged: false, demerits: 0, previous: -1)]
         var active = [0]
         for (index, candidate) in candidates.enumerated() {
@@ -145,8 +144,11 @@ struct ParagraphBreaker {
             for a in active {
                 let node = nodes[a]
                 guard node.position < candidate.position else { stillActive.append(a); continue }
-                let r = ratio(from: node.position, to: candidate, lineIndex: node.lineIndex, extraStretch: extra)
+                let r = ratio(from: node.position, to: candidate, lineIndex: node.lineIndex)
+                // Only the last pass takes a second hyphenated line in a row: when an earlier one
+                // finds a way through, it has none.
                 var feasible = r >= -1 && (pass != .first || r <= parameters.tolerance)
+                    && (pass == .last || !(node.flagged && Self.flagged(candidate.kind)))
                 if r < -1 {
                     // Longer lines from this node are wider still. In the last pass a piece that
                     // fits no line goes out overfull from the node right before it.

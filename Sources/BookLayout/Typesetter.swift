@@ -143,60 +143,66 @@ public final class Typesetter {
     func makeOptimalLayout(_ text: String, bytes: Range<Int>, style: TextStyle, width: Double,
                            alignment: TextAlignment, byteOffset: Int) -> (block: TextLayout.Block, text: [UInt8]) {
         let layout = newPangoLayout(style: style, width: -1, alignment: alignment)
-        let attrs = attributes(style)
-        pango_layout_set_attributes(layout, attrs)
-        setText(layout, text, bytes: bytes)
-        let settings = OptimalLines.Settings(width: Self.units(width), indent: Self.units(style.firstLineIndent),
+        var settings = OptimalLines.Settings(width: Self.units(width), indent: Self.units(style.firstLineIndent),
                                              justify: alignment == .justify, hyphenWidth: hyphenWidth(style),
                                              em: style.size * Double(PANGO_SCALE))
         var original: [UInt8] {
             var text = text
             return text.withUTF8 { Array($0[bytes]) }
         }
-        guard let plan = OptimalLines(measured: layout, settings: settings) else {
-            pango_attr_list_unref(attrs)
-            pango_layout_set_width(layout, Self.units(width))
-            if alignment == .justify { Justification.justify(layout, width: Self.units(width)) }
-            return (TextLayout.Block(layout: layout, byteOffset: byteOffset), original)
+        // The layout is as wide as the line that shrinks most, so a line after one that shrinks less
+        // may fit on it and Pango join them: then the block is set again with no line shrinking,
+        // and when even that is not taken, first fit.
+        for shrink in [true, false] {
+            settings.shrink = shrink
+            measure(layout, style: style, text: text, bytes: bytes)
+            guard let plan = OptimalLines(measured: layout, settings: settings) else { break }
+            if setLines(layout, plan: plan, style: style) {
+                if alignment == .justify { Justification.justify(layout, width: Self.units(width)) }
+                return (TextLayout.Block(layout: layout, byteOffset: byteOffset, overhang: plan.layoutWidth - Self.units(width)), plan.text)
+            }
         }
-        let lineAttrs = pango_attr_list_copy(attrs)!
+        let base = attributes(style)
+        pango_layout_set_attributes(layout, base)
+        pango_attr_list_unref(base)
+        pango_layout_set_width(layout, Self.units(width))
+        setText(layout, text, bytes: bytes)
+        if alignment == .justify { Justification.justify(layout, width: Self.units(width)) }
+        return (TextLayout.Block(layout: layout, byteOffset: byteOffset), original)
+    }
+
+    /// `layout` holding the block in one line per paragraph, for `OptimalLines` to measure.
+    private func measure(_ layout: OpaquePointer, style: TextStyle, text: String, bytes: Range<Int>) {
+        let attrs = attributes(style)
+        pango_layout_set_attributes(layout, attrs)
         pango_attr_list_unref(attrs)
+        pango_layout_set_width(layout, -1)
+        setText(layout, text, bytes: bytes)
+    }
+
+    /// Sets `plan`'s text and lines; whether Pango took exactly those lines.
+    private func setLines(_ layout: OpaquePointer, plan: OptimalLines, style: TextStyle) -> Bool {
+        let attrs = attributes(style)
         for range in plan.keepTogether {
             let attr = pango_attr_allow_breaks_new(0)!
             attr.pointee.start_index = guint(range.lowerBound)
             attr.pointee.end_index = guint(range.upperBound)
-            pango_attr_list_insert(lineAttrs, attr)
+            pango_attr_list_insert(attrs, attr)
         }
         for range in plan.breakBefore {
             let attr = pango_attr_word_new()!
             attr.pointee.start_index = guint(range.lowerBound)
             attr.pointee.end_index = guint(range.upperBound)
-            pango_attr_list_insert(lineAttrs, attr)
+            pango_attr_list_insert(attrs, attr)
         }
         pango_layout_set_width(layout, plan.layoutWidth)
-        pango_layout_set_attributes(layout, lineAttrs)
-        pango_attr_list_unref(lineAttrs)
+        pango_layout_set_attributes(layout, attrs)
+        pango_attr_list_unref(attrs)
         plan.text.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32($0.count)) }
         }
-        var blockText = plan.text
-        var overhang = plan.layoutWidth - Self.units(width)
-        if Self.lineStarts(layout) != plan.lineStarts {
-            Self.firstFitBreaks += 1
-            let base = attributes(style)
-            pango_layout_set_attributes(layout, base)
-            pango_attr_list_unref(base)
-            pango_layout_set_width(layout, Self.units(width))
-            setText(layout, text, bytes: bytes)
-            blockText = original
-            overhang = 0
-        }
-        if alignment == .justify { Justification.justify(layout, width: Self.units(width)) }
-        return (TextLayout.Block(layout: layout, byteOffset: byteOffset, overhang: overhang), blockText)
+        return Self.lineStarts(layout) == plan.lineStarts
     }
-
-    /// Blocks set first-fit because Pango would not take the lines chosen, since the process started.
-    nonisolated(unsafe) static var firstFitBreaks = 0
 
     private static func lineStarts(_ layout: OpaquePointer) -> [Int] {
         var starts: [Int] = []
@@ -208,19 +214,24 @@ public final class Typesetter {
         return starts
     }
 
-    /// The width of the hyphen Pango draws at a soft hyphen where a line ends, per style.
+    /// The width of the hyphen Pango draws at a soft hyphen where a line ends, per style: "x‐"
+    /// less "x" (Pango draws U+2010 when the font has it).
     private func hyphenWidth(_ style: TextStyle) -> Double {
         if let known = hyphenWidths[style] { return known }
         let layout = newPangoLayout(style: style, width: -1, alignment: .start)
         let attrs = attributes(style)
         pango_layout_set_attributes(layout, attrs)
         pango_attr_list_unref(attrs)
-        pango_layout_set_text(layout, "\u{2010}", -1)
-        var logical = PangoRectangle()
-        pango_layout_get_extents(layout, nil, &logical)
+        func width(_ text: String) -> Int32 {
+            pango_layout_set_text(layout, text, -1)
+            var logical = PangoRectangle()
+            pango_layout_get_extents(layout, nil, &logical)
+            return logical.width
+        }
+        let hyphen = Double(max(0, width("x\u{2010}") - width("x")))
         shim_object_unref(UnsafeMutableRawPointer(layout))
-        hyphenWidths[style] = Double(logical.width)
-        return Double(logical.width)
+        hyphenWidths[style] = hyphen
+        return hyphen
     }
 
     private var hyphenWidths: [TextStyle: Double] = [:]
