@@ -5,7 +5,7 @@ import CGraphics
 /// from Pango's log attributes (hyphenation points are the soft hyphens the hyphenator put in).
 /// The result is what Pango needs to set exactly those lines: the text with only the soft
 /// hyphens where a line ends, breaks removed inside every line and added where a token is broken
-/// after `/ . _ -`, and a layout width every chosen line fits in.
+/// after `/ . _ - ? & = #`, and a layout width every chosen line fits in.
 struct OptimalLines {
     /// The block's text to lay out: the measured text less its unused soft hyphens.
     var text: [UInt8]
@@ -179,7 +179,7 @@ struct OptimalLines {
                     list.append(.init(position: p, contentEnd: contentEnd, kind: .space))
                 } else if [0x2D, 0x2010, 0x2013, 0x2014].contains(scalar(p - 1)) {
                     list.append(.init(position: p, contentEnd: p, kind: .dash))
-                } else if [0x2F, 0x2E, 0x5F].contains(scalar(p - 1)) {
+                } else if [0x2F, 0x2E, 0x5F, 0x3F, 0x26, 0x3D, 0x23].contains(scalar(p - 1)) {
                     list.append(.init(position: p, contentEnd: p, kind: .inToken))
                 } else {
                     list.append(.init(position: p, contentEnd: p, kind: .space))
@@ -189,8 +189,8 @@ struct OptimalLines {
                 var after = 0
                 while p + after < end && after < 3 && !isWhite(p + after) { after += 1 }
                 let previous = scalar(p - 1)
-                if before >= 3 && after >= 3 && [0x2F, 0x2E, 0x5F, 0x2D].contains(previous)
-                    && ![0x2F, 0x2E, 0x5F, 0x2D].contains(scalar(p)) {
+                if before >= 3 && after >= 3 && [0x2F, 0x2E, 0x5F, 0x2D, 0x3F, 0x26, 0x3D, 0x23].contains(previous)
+                    && ![0x2F, 0x2E, 0x5F, 0x2D, 0x3F, 0x26, 0x3D, 0x23].contains(scalar(p)) {
                     list.append(.init(position: p, contentEnd: p, kind: .inToken,
                                       addedWidth: attrs[p].break_inserts_hyphen != 0 ? hyphenWidth : 0))
                 } else {

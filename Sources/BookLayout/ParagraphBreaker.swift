@@ -13,7 +13,7 @@ struct ParagraphBreaker {
         case hyphen
         /// After a dash that is part of the text.
         case dash
-        /// Inside a token such as a path or an address, after `/ . _ -`, with no hyphen.
+        /// Inside a token such as a path or an address, after `/ . _ - ? & = #`, with no hyphen.
         case inToken
         /// Between two characters of a token too wide for any line; the last resort.
         case character
@@ -104,10 +104,13 @@ struct ParagraphBreaker {
         let delta = available - width
         if candidate.kind == .end && delta >= 0 { return 0 }
         if delta >= 0 {
-            let give = parameters.justify
-                ? stretch[candidate.contentEnd] - stretch[start]
-                : parameters.raggedStretch
-            return give > 0 ? min(delta / give, 10) : (delta == 0 ? 0 : 10)
+            // A justified line with no space to stretch (CJK, a piece of a long word) is spread
+            // between its characters, which shows far sooner: it gets a tenth of an em, so that it
+            // is taken only as full as it can be, and a lone word is not spread over a line where
+            // spaces could take the slack.
+            let spaces = parameters.justify ? stretch[candidate.contentEnd] - stretch[start] : 0
+            let give = !parameters.justify ? parameters.raggedStretch : spaces > 0 ? spaces : parameters.raggedStretch / 20
+            return give > 0 ? min(delta / give, 1000) : (delta == 0 ? 0 : 1000)
         }
         // A paragraph's last line is not justified, so it cannot shrink either.
         let take = parameters.justify && candidate.kind != .end ? shrink[candidate.contentEnd] - shrink[start] : 0
