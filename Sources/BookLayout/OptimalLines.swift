@@ -3,8 +3,8 @@ import CGraphics
 /// Chooses a block's line breaks with `ParagraphBreaker`, on what Pango measured of it laid out in
 /// one line per paragraph: each character's width from the shaped glyphs, break opportunities
 /// from Pango's log attributes (hyphenation points are the soft hyphens the hyphenator put in).
-/// The result is what Pango needs to set exactly those lines: the text with only the soft
-/// hyphens where a line ends, breaks removed inside every line and added where a token is broken
+/// The result is what Pango needs to set exactly those lines: the text with soft hyphens where a
+/// line ends at a hyphenation point, breaks removed inside every line and added where a token is broken
 /// after `/ . _ - ? & = #`, and a layout width every chosen line fits in.
 struct OptimalLines {
     /// The block's text to lay out: the measured text less its unused soft hyphens.
@@ -27,6 +27,9 @@ struct OptimalLines {
         var em: Double
         /// Justified lines may shrink their spaces (a third at most).
         var shrink = true
+        /// Where the hyphenator allows a break (a soft hyphen goes there when a line ends at it), as
+        /// character positions of the measured text, in order.
+        var hyphenPoints: [Int] = []
     }
 
     /// Nil when the layout holds nothing to break (no characters, no lines).
@@ -84,6 +87,9 @@ struct OptimalLines {
             shrink[c + 1] = shrink[c] + (space && settings.shrink ? widths[c] / 3 : 0)
         }
 
+        var hyphenAt = [Bool](repeating: false, count: count + 1)
+        for p in settings.hyphenPoints where p > 0 && p < count { hyphenAt[p] = true }
+
         var parameters = ParagraphBreaker.Parameters()
         parameters.justify = settings.justify
         parameters.raggedStretch = 2 * settings.em
@@ -91,7 +97,7 @@ struct OptimalLines {
         // A little narrower than the column: the glyphs Pango shapes at a break (a hyphen kerned
         // against the letter before it) may come out a little wider than measured unbroken.
         let column = Double(settings.width) - 205, indent = Double(settings.indent)
-        var keep = [Bool](repeating: false, count: count)  // soft hyphens to keep
+        var hyphenBefore = [Bool](repeating: false, count: count + 1)  // soft hyphens to put in
         var lineStartChars: [Int] = []
         var added: [Int] = []  // chosen breaks Pango does not offer
         var excess = 0.0
@@ -99,7 +105,8 @@ struct OptimalLines {
             let first = run.paragraphStart ? column - max(indent, 0) : column + min(indent, 0)
             let rest = column + min(indent, 0)
             let candidates = Self.candidates(run.start, run.end, attrs: attrs, bytes: bytes, byteOf: byteOf,
-                                             natural: natural, hyphenWidth: settings.hyphenWidth, widest: max(first, rest))
+                                             natural: natural, hyphenWidth: settings.hyphenWidth, widest: max(first, rest),
+                                             hyphens: hyphenAt)
             let breaker = ParagraphBreaker(natural: natural, stretch: stretch, shrink: shrink, start: run.start,
                                            candidates: candidates, firstLineWidth: first, lineWidth: rest, parameters: parameters)
             var lineStart = run.start
@@ -109,7 +116,7 @@ struct OptimalLines {
                 let width = natural[candidate.contentEnd] - natural[lineStart] + candidate.addedWidth
                 excess = max(excess, width - (n == 0 ? first : rest))
                 switch candidate.kind {
-                case .hyphen: keep[candidate.position - 1] = true
+                case .hyphen: hyphenBefore[candidate.position] = hyphenAt[candidate.position]
                 case .inToken, .character: added.append(candidate.position)
                 default: break
                 }
@@ -117,15 +124,15 @@ struct OptimalLines {
             }
         }
 
-        // The text less the soft hyphens no line ends with, and where each character went.
+        // The text with a soft hyphen where a line ends at a hyphenation point, and where each
+        // character went.
         var out: [UInt8] = []
-        out.reserveCapacity(byteCount)
+        out.reserveCapacity(byteCount + 2 * lineStartChars.count)
         var newByteOf = [Int](repeating: 0, count: count + 1)
         for c in 0..<count {
+            if hyphenBefore[c] { out.append(contentsOf: [0xC2, 0xAD]) }
             newByteOf[c] = out.count
-            let range = byteOf[c]..<byteOf[c + 1]
-            if range.count == 2 && bytes[range.lowerBound] == 0xC2 && bytes[range.lowerBound + 1] == 0xAD && !keep[c] { continue }
-            out.append(contentsOf: bytes[range])
+            out.append(contentsOf: bytes[byteOf[c]..<byteOf[c + 1]])
         }
         newByteOf[count] = out.count
         text = out
@@ -147,7 +154,7 @@ struct OptimalLines {
     /// The places a line of run `start..<end` may end, in order, the run's end last.
     private static func candidates(_ start: Int, _ end: Int, attrs: UnsafePointer<PangoLogAttr>,
                                    bytes: UnsafeBufferPointer<UInt8>, byteOf: [Int], natural: [Double],
-                                   hyphenWidth: Double, widest: Double) -> [ParagraphBreaker.Candidate] {
+                                   hyphenWidth: Double, widest: Double, hyphens: [Bool]) -> [ParagraphBreaker.Candidate] {
         var list: [ParagraphBreaker.Candidate] = []
         func scalar(_ c: Int) -> UInt32 {
             let i = byteOf[c], n = byteOf[c + 1] - i
@@ -184,6 +191,8 @@ struct OptimalLines {
                 } else {
                     list.append(.init(position: p, contentEnd: p, kind: .space))
                 }
+            } else if hyphens[p] && attrs[p].is_char_break != 0 {
+                list.append(.init(position: p, contentEnd: p, kind: .hyphen, addedWidth: hyphenWidth))
             } else if attrs[p].is_char_break != 0 && !isWhite(p) {
                 let before = p - tokenStart
                 var after = 0
