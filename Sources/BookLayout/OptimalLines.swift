@@ -2,12 +2,13 @@ import CGraphics
 
 /// Chooses a block's line breaks with `ParagraphBreaker`, on what Pango measured of it laid out in
 /// one line per paragraph: each character's width from the shaped glyphs, break opportunities
-/// from Pango's log attributes (hyphenation points are the soft hyphens the hyphenator put in).
+/// from Pango's log attributes, hyphenation points from where the hyphenator put soft hyphens.
 /// The result is what Pango needs to set exactly those lines: the text with soft hyphens where a
 /// line ends at a hyphenation point, breaks removed inside every line and added where a token is broken
 /// after `/ . _ - ? & = #`, and a layout width every chosen line fits in.
 struct OptimalLines {
-    /// The block's text to lay out: the measured text less its unused soft hyphens.
+    /// The block's text to lay out: the measured text with a soft hyphen where a line ends at a
+    /// hyphenation point.
     var text: [UInt8]
     /// Byte offset of every line's start in `text`, in Pango's line order.
     var lineStarts: [Int]
