@@ -32,6 +32,10 @@ public struct Typography: Codable, Sendable, Equatable {
     /// The body's characters a line the theme aims for, and how far its size may move to get there;
     /// nil: the body is set as given whatever the page.
     public var measure: MeasureSettings? = nil
+    /// How justified and start-aligned paragraphs are broken into lines: "optimal" (the whole
+    /// paragraph at once, Knuth–Plass) or "first-fit" (each line as full as it goes); optimal
+    /// when absent.
+    public var lineBreaking: String?
 }
 
 /// A comfortable line holds 45 to 75 characters: on a wider or narrower page the body size moves

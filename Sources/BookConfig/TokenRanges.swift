@@ -90,6 +90,7 @@ public enum TokenRanges {
     }()
 
     public static let alignments = ["start", "center", "end", "justify"]
+    public static let lineBreakings = ["optimal", "first-fit"]
 
     /// Every token that is a word from a list.
     public static let choices: [TokenChoice] = {
@@ -97,6 +98,7 @@ public enum TokenRanges {
             TokenChoice(path: "typography.\(name).align", allowed: alignments) { role($0.typography).align }
         }
         table.append(TokenChoice(path: "templates.text.align", allowed: alignments) { $0.templates.text.align })
+        table.append(TokenChoice(path: "typography.lineBreaking", allowed: lineBreakings) { $0.typography.lineBreaking })
         table.append(TokenChoice(path: "templates.cover.style", allowed: ["image-top", "full-bleed"]) { $0.templates.cover.style })
         table.append(TokenChoice(path: "templates.text.vertical", allowed: ["top", "center", "optical"]) { $0.templates.text.vertical })
         table.append(TokenChoice(path: "templates.chapter.chapterOpening", allowed: ["sink", "page"]) { $0.templates.chapter?.chapterOpening })

@@ -49,9 +49,11 @@ enum GlyphRuns {
         return runs
     }
 
-    /// Attributes that change only metrics, which the glyphs already carry.
+    /// Attributes that change only metrics, which the glyphs already carry, or only where lines
+    /// may break, which the lines already show.
     private static let plainAttributes: Set<UInt32> = [
         PANGO_ATTR_LETTER_SPACING.rawValue, PANGO_ATTR_LINE_HEIGHT.rawValue, PANGO_ATTR_ABSOLUTE_LINE_HEIGHT.rawValue,
+        PANGO_ATTR_ALLOW_BREAKS.rawValue, PANGO_ATTR_WORD.rawValue,
     ]
 
     private static func extract(_ line: UnsafeMutablePointer<PangoLayoutLine>, text: UnsafePointer<CChar>) -> [GlyphRun]? {

@@ -1,7 +1,8 @@
 import CGraphics
 
 /// Justifies the wrapped lines of a Pango layout by widening glyphs, as Pango's own justification
-/// does, but from each line's measured width.
+/// does, but from each line's measured width; a line wider than the column (total-fit breaking
+/// chose to shrink its spaces) is narrowed the same way.
 ///
 /// Pango 1.50.12 overshoots: when a line breaks at a soft hyphen chosen well before the margin,
 /// `add_missing_hyphen` adds the hyphen's width back to the line's remaining space instead of
@@ -40,7 +41,7 @@ enum Justification {
             var logical = PangoRectangle()
             pango_layout_line_get_extents(line, nil, &logical)
             let slack = available - logical.width
-            guard slack > 0 else { continue }
+            guard slack != 0 else { continue }
             // Asking for the line as modifiable makes Pango stop caching its extents.
             guard let editable = pango_layout_get_line(layout, index) else { continue }
             spread(slack, over: editable, text: textPointer, attrs: attrs, attrCount: Int(attrCount), charAt: charAt)
@@ -85,6 +86,12 @@ enum Justification {
                 more = pango_glyph_item_iter_next_cluster(&iter) != 0
             }
         }
+        if slack < 0 {
+            // A line chosen to shrink its spaces (total fit) gives up at most a third of each,
+            // with some room for the glyphs shaped at its break; anything wider stays as it is.
+            let total = spaces.reduce(Int64(0)) { $0 + Int64($1.width) }
+            guard total > 0, -Int64(slack) * 5 <= total * 2 else { return }
+        }
         if !spaces.isEmpty {
             let total = spaces.reduce(Int64(0)) { $0 + Int64($1.width) }
             var sum: Int64 = 0, added: Int64 = 0
@@ -94,7 +101,7 @@ enum Justification {
                 slot.glyphs.pointee.glyphs[slot.index].geometry.width += Int32(adjustment)
                 added += adjustment
             }
-        } else if clusters.count > 1 {
+        } else if clusters.count > 1 && slack > 0 {
             // Between clusters only, so nothing after the visually last one. Runs are in visual
             // order, and so are the glyphs inside a run, whatever its direction.
             clusters.sort { ($0.run, $0.index) < ($1.run, $1.index) }

@@ -105,12 +105,14 @@ final class LayoutContext {
     }
 
     func setText(_ r: TextRequest) -> TextLayout {
-        typesetter.layout(r.text, style: r.style, width: r.width, alignment: r.alignment, hyphenate: r.hyphenate)
+        typesetter.layout(r.text, style: r.style, width: r.width, alignment: r.alignment, hyphenate: r.hyphenate,
+                          lineBreaking: r.lineBreaking)
     }
 
     func request(_ text: String, role: TypeRole, width: Double, scale: Double = 1, alignment: TextAlignment? = nil) -> TextRequest {
         TextRequest(text: text, style: style(role, scale: scale), width: width,
-                    alignment: alignment ?? self.alignment(role), hyphenate: role.hyphenate)
+                    alignment: alignment ?? self.alignment(role), hyphenate: role.hyphenate,
+                    lineBreaking: LineBreaking(token: book.tokens.typography.lineBreaking))
     }
 
     /// A whole layout placed with its first line's top at `origin.y`.

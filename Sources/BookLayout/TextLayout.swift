@@ -14,6 +14,15 @@ public final class TextLayout {
     public struct Block {
         public let layout: OpaquePointer
         public let byteOffset: Int
+        /// How much wider than the column the layout is set (Pango units), so that lines whose
+        /// spaces are to shrink fit it; justification then brings them back to the column.
+        let overhang: Int32
+
+        init(layout: OpaquePointer, byteOffset: Int, overhang: Int32 = 0) {
+            self.layout = layout
+            self.byteOffset = byteOffset
+            self.overhang = overhang
+        }
     }
 
     /// The text as laid out: paragraphs joined by "\n", line breaks inside a paragraph as U+2028,

@@ -8,6 +8,7 @@ struct TextRequest: Hashable {
     var width: Double
     var alignment: TextAlignment
     var hyphenate: Bool
+    var lineBreaking: LineBreaking = .optimal
 }
 
 /// Lays out a book's long texts (text pages, chapter bodies) on helper threads while the page pass

@@ -37,9 +37,13 @@ public final class Typesetter {
     /// Lays out `text` in a column `width` points wide (zero or less: no wrapping).
     /// Paragraphs are separated by blank lines; a single newline inside a paragraph is kept as a
     /// line break. With `hyphenate`, soft hyphens are inserted from the language's dictionary
-    /// when there is one (`TextLayout.hyphenated` says whether there was).
-    public func layout(_ text: String, style: TextStyle, width: Double, alignment: TextAlignment, hyphenate: Bool) -> TextLayout {
-        let request = TextRequest(text: text, style: style, width: width, alignment: alignment, hyphenate: hyphenate)
+    /// when there is one (`TextLayout.hyphenated` says whether there was). Justified and
+    /// start-aligned text is broken into lines as `lineBreaking` says; centred and end-aligned
+    /// text first-fit.
+    public func layout(_ text: String, style: TextStyle, width: Double, alignment: TextAlignment, hyphenate: Bool,
+                       lineBreaking: LineBreaking = .optimal) -> TextLayout {
+        let request = TextRequest(text: text, style: style, width: width, alignment: alignment, hyphenate: hyphenate,
+                                  lineBreaking: lineBreaking)
         return prepared?.layout(request, make: makeLayout) ?? makeLayout(request)
     }
 
@@ -58,8 +62,25 @@ public final class Typesetter {
             hyphenated = true
         }
 
-        let blocks = Self.blocks(of: laidOut).map { range in
-            makePangoLayout(laidOut, bytes: range, style: style, width: width, alignment: alignment)
+        let optimal = request.lineBreaking == .optimal && width > 0 && (alignment == .justify || alignment == .start)
+        var blocks: [TextLayout.Block] = []
+        if optimal {
+            // Each block's text loses the soft hyphens no line ends with, so the text is put
+            // together again from the blocks.
+            var out: [UInt8] = []
+            out.reserveCapacity(laidOut.utf8.count)
+            for range in Self.blocks(of: laidOut) {
+                if !blocks.isEmpty { out.append(0x0A) }
+                let block = makeOptimalLayout(laidOut, bytes: range, style: style, width: width, alignment: alignment,
+                                              byteOffset: out.count)
+                out.append(contentsOf: block.text)
+                blocks.append(block.block)
+            }
+            laidOut = String(decoding: out, as: UTF8.self)
+        } else {
+            blocks = Self.blocks(of: laidOut).map { range in
+                makePangoLayout(laidOut, bytes: range, style: style, width: width, alignment: alignment)
+            }
         }
         let (lines, pangoLines, height) = laidOut.isEmpty ? ([], [], 0)
             : Self.measureLines(blocks, text: laidOut, paragraphSpacing: style.paragraphSpacing)
@@ -106,6 +127,29 @@ public final class Typesetter {
     /// A Pango layout of `text`'s UTF-8 `bytes`, set in `style` in a column `width` points wide.
     func makePangoLayout(_ text: String, bytes: Range<Int>, style: TextStyle, width: Double,
                          alignment: TextAlignment) -> TextLayout.Block {
+        let layout = newPangoLayout(style: style, width: width, alignment: alignment)
+        let attrs = attributes(style)
+        pango_layout_set_attributes(layout, attrs)
+        pango_attr_list_unref(attrs)
+        setText(layout, text, bytes: bytes)
+        if alignment == .justify && width > 0 { Justification.justify(layout, width: Self.units(width)) }
+        return TextLayout.Block(layout: layout, byteOffset: bytes.lowerBound)
+    }
+
+    /// The hyphen's width per style, for total fit (see `hyphenWidth`).
+    var hyphenWidths: [TextStyle: Double] = [:]
+
+    func setText(_ layout: OpaquePointer, _ text: String, bytes: Range<Int>) {
+        // Plain text, never markup: "<" and "&" are characters.
+        var text = text
+        text.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { chars in
+                pango_layout_set_text(layout, chars.baseAddress.map { $0 + bytes.lowerBound }, Int32(bytes.count))
+            }
+        }
+    }
+
+    func newPangoLayout(style: TextStyle, width: Double, alignment: TextAlignment) -> OpaquePointer {
         guard let layout = pango_layout_new(session.context) else { fatalError("pango_layout_new failed") }
         let desc = session.fontDescription(family: familyList(style.family), size: style.size,
                                            weight: style.weight, italic: style.italic)
@@ -125,7 +169,10 @@ public final class Typesetter {
         // Justification is done after breaking, by Justification (Pango 1.50.12 overshoots at hyphens).
         pango_layout_set_justify(layout, 0)
         pango_layout_set_indent(layout, Self.units(style.firstLineIndent))
+        return layout
+    }
 
+    func attributes(_ style: TextStyle) -> OpaquePointer {
         // Line pitch is a per-run absolute line height (Pango 1.50), which works like CSS: each run's
         // box becomes lineHeight × size tall with the leading split above and below, and lines
         // stack box on box. pango_layout_set_line_spacing would instead multiply each line's font
@@ -138,17 +185,7 @@ public final class Typesetter {
         if style.letterSpacing != 0 {
             pango_attr_list_insert(attrs, pango_attr_letter_spacing_new(Self.units(style.letterSpacing)))
         }
-        pango_layout_set_attributes(layout, attrs)
-        pango_attr_list_unref(attrs)
-        // Plain text, never markup: "<" and "&" are characters.
-        var text = text
-        text.withUTF8 { utf8 in
-            utf8.withMemoryRebound(to: CChar.self) { chars in
-                pango_layout_set_text(layout, chars.baseAddress.map { $0 + bytes.lowerBound }, Int32(bytes.count))
-            }
-        }
-        if alignment == .justify && width > 0 { Justification.justify(layout, width: Self.units(width)) }
-        return TextLayout.Block(layout: layout, byteOffset: bytes.lowerBound)
+        return attrs!
     }
 
     // MARK: - Text preparation
@@ -261,6 +298,12 @@ public final class Typesetter {
                 guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
                 logical.y += blockTop
                 ink.y += blockTop
+                // A right-aligned line sits against the layout's width, which is wider than the
+                // column by the block's overhang.
+                if block.overhang != 0 && line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue {
+                    logical.x -= block.overhang
+                    ink.x -= block.overhang
+                }
                 bottom = logical.y + logical.height
                 raws.append(Raw(start: block.byteOffset + Int(line.pointee.start_index), length: Int(line.pointee.length),
                                 logical: logical, ink: ink, baseline: blockTop + pango_layout_iter_get_baseline(iter)))

@@ -28,6 +28,18 @@ import BookTestSupport
         }
     }
 
+    @Test func aLineBreakingOtherThanOptimalOrFirstFitIsRefused() throws {
+        let theme = try Theme.load(named: "memoir", from: templates)
+        let chosen = try theme.tokens(overriddenBy: .object(["typography": .object(["lineBreaking": .string("first-fit")])]))
+        #expect(chosen.typography.lineBreaking == "first-fit")
+        #expect {
+            try theme.tokens(overriddenBy: .object(["typography": .object(["lineBreaking": .string("best")])]))
+        } throws: { error in
+            guard let issue = (error as? ConfigError)?.issues.first else { return false }
+            return issue.jsonPath == "$.tokens.typography.lineBreaking" && issue.message.contains("first-fit")
+        }
+    }
+
     @Test func aThemeValueOutOfRangeNamesTheThemeFile() throws {
         let folder = try temporaryDirectory("theme")
         var text = try String(contentsOf: templates.appendingPathComponent("picture-book.json"), encoding: .utf8)

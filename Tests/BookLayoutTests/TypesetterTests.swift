@@ -220,7 +220,8 @@ import CGraphics
         let typesetter = try makeTypesetter()
         let style = TextStyle(family: bodyStyle.family, size: bodyStyle.size, weight: bodyStyle.weight, italic: false,
                               lineHeight: 1.4, letterSpacing: 0, firstLineIndent: 14)
-        let layout = typesetter.layout(text, style: style, width: 170, alignment: alignment, hyphenate: true)
+        let layout = typesetter.layout(text, style: style, width: 170, alignment: alignment, hyphenate: true,
+                                       lineBreaking: .firstFit)
         #expect(layout.blocks.count == 5, "runs start at the English, Hebrew, Arabic, English and English paragraphs")
 
         let whole = typesetter.makePangoLayout(layout.text, bytes: 0..<layout.text.utf8.count, style: style, width: 170,

@@ -1,0 +1,205 @@
+/// Total-fit line breaking (Knuth and Plass, "Breaking Paragraphs into Lines", 1981) of one run of
+/// text between two forced breaks, on widths measured beforehand: it chooses the breaks that
+/// minimise the demerits of the whole paragraph rather than filling each line in turn.
+///
+/// The text is a row of positions (characters); `natural`, `stretch` and `shrink` are running
+/// sums over them, so any line's measures cost two subtractions. A candidate says where a line may
+/// end, where its content stops (spaces before a break are dropped) and what breaking there costs.
+struct ParagraphBreaker {
+    enum Kind: Equatable {
+        /// After spaces.
+        case space
+        /// At a hyphenation point: a hyphen is drawn.
+        case hyphen
+        /// After a dash that is part of the text.
+        case dash
+        /// Inside a token such as a path or an address, after `/ . _ - ? & = #`, with no hyphen.
+        case inToken
+        /// Between two characters of a token too wide for any line; the last resort.
+        case character
+        /// The end of the run: its last line is set at its natural width.
+        case end
+    }
+
+    struct Candidate: Equatable {
+        /// The line ends before this position and the next starts at it.
+        var position: Int
+        /// The line's content ends here (before the spaces of a space break).
+        var contentEnd: Int
+        var kind: Kind
+        /// Width added at the break (the hyphen's).
+        var addedWidth: Double = 0
+    }
+
+    struct Parameters {
+        /// Justified lines stretch and shrink their spaces; ragged ones keep them and leave the
+        /// rest of the line empty, which is judged against `raggedStretch`.
+        var justify = true
+        var raggedStretch: Double = 0
+        /// Largest stretch ratio of the first pass (a ratio of 1 uses all the spaces' stretch).
+        var tolerance: Double = 2
+        var linePenalty: Double = 10
+        var hyphenPenalty: Double = 50
+        var dashPenalty: Double = 50
+        var inTokenPenalty: Double = 30
+        var characterPenalty: Double = 1000
+        var doubleHyphenDemerits: Double = 10_000
+        var finalHyphenDemerits: Double = 5_000
+        var adjacentFitnessDemerits: Double = 10_000
+    }
+
+    /// Running sums: `natural[i]` is the width of positions 0..<i, and so on.
+    let natural: [Double]
+    let stretch: [Double]
+    let shrink: [Double]
+    /// Where the run's first line starts.
+    let start: Int
+    /// Sorted by position, one per position; the last one is the run's `.end`.
+    let candidates: [Candidate]
+    let firstLineWidth: Double
+    let lineWidth: Double
+    var parameters = Parameters()
+
+    init(natural: [Double], stretch: [Double], shrink: [Double], start: Int, candidates: [Candidate],
+         firstLineWidth: Double, lineWidth: Double, parameters: Parameters = Parameters()) {
+        self.start = start
+        self.natural = natural
+        self.stretch = stretch
+        self.shrink = shrink
+        self.candidates = candidates
+        self.firstLineWidth = firstLineWidth
+        self.lineWidth = lineWidth
+        self.parameters = parameters
+    }
+
+    /// The candidates chosen (indices into `candidates`), ending with the run's end. A first pass
+    /// takes only lines within `tolerance`; when that finds no way through, an emergency pass takes
+    /// any line that is not overfull, however loose (its demerits still grow with the cube of its
+    /// stretch, so the looseness is spread over the paragraph); only when a piece wider than the
+    /// line leaves no other way does a last pass break between characters and let such a piece out.
+    func breaks() -> [Int] {
+        if let found = search(pass: .first) { return found }
+        if let found = search(pass: .emergency) { return found }
+        return search(pass: .last) ?? Array(candidates.indices)
+    }
+
+    private enum Pass { case first, emergency, last }
+
+    private struct Node {
+        /// Index of the candidate the node breaks at; -1 for the run's start.
+        var candidate: Int
+        var position: Int
+        var lineIndex: Int
+        var fitness: Int
+        var flagged: Bool
+        var demerits: Double
+        var previous: Int
+    }
+
+    /// A line's stretch ratio: 0 is natural, 1 uses all its stretch, -1 all its shrink; below -1
+    /// it is overfull.
+    func ratio(from start: Int, to candidate: Candidate, lineIndex: Int) -> Double {
+        let available = lineIndex == 0 ? firstLineWidth : lineWidth
+        let width = natural[candidate.contentEnd] - natural[start] + candidate.addedWidth
+        let delta = available - width
+        if candidate.kind == .end && delta >= 0 { return 0 }
+        if delta >= 0 {
+            // A justified line with no space to stretch (CJK, a piece of a long word) is spread
+            // between its characters, which shows far sooner: it gets a tenth of an em, so that it
+            // is taken only as full as it can be, and a lone word is not spread over a line where
+            // spaces could take the slack.
+            let spaces = parameters.justify ? stretch[candidate.contentEnd] - stretch[start] : 0
+            let give = !parameters.justify ? parameters.raggedStretch : spaces > 0 ? spaces : parameters.raggedStretch / 20
+            return give > 0 ? min(delta / give, 1000) : (delta == 0 ? 0 : 1000)
+        }
+        // A paragraph's last line is not justified, so it cannot shrink either.
+        let take = parameters.justify && candidate.kind != .end ? shrink[candidate.contentEnd] - shrink[start] : 0
+        return take > 0 ? max(delta / take, -2) : -2
+    }
+
+    static func fitness(_ r: Double) -> Int {
+        if r < -0.5 { return 0 }
+        if r <= 0.5 { return 1 }
+        if r <= 1 { return 2 }
+        return 3
+    }
+
+    private func penalty(_ kind: Kind) -> Double {
+        switch kind {
+        case .space, .end: return 0
+        case .hyphen: return parameters.hyphenPenalty
+        case .dash: return parameters.dashPenalty
+        case .inToken: return parameters.inTokenPenalty
+        case .character: return parameters.characterPenalty
+        }
+    }
+
+    private static func flagged(_ kind: Kind) -> Bool { kind == .hyphen || kind == .dash }
+
+    private func search(pass: Pass) -> [Int]? {
+        var nodes = [Node(candidate: -1, position: start, lineIndex: 0, fitness: 1, flagged: false, demerits: 0, previous: -1)]
+        var active = [0]
+        for (index, candidate) in candidates.enumerated() {
+            if candidate.kind == .character && pass != .last { continue }
+            var best = [(demerits: Double, node: Int, ratio: Double)?](repeating: nil, count: 4)
+            var stillActive: [Int] = []
+            stillActive.reserveCapacity(active.count)
+            for a in active {
+                let node = nodes[a]
+                guard node.position < candidate.position else { stillActive.append(a); continue }
+                let r = ratio(from: node.position, to: candidate, lineIndex: node.lineIndex)
+                // Only the last pass takes a second hyphenated line in a row: when an earlier one
+                // finds a way through, it has none.
+                var feasible = r >= -1 && (pass != .first || r <= parameters.tolerance)
+                    && (pass == .last || !(node.flagged && Self.flagged(candidate.kind)))
+                if r < -1 {
+                    // Longer lines from this node are wider still. In the last pass a piece that
+                    // fits no line goes out overfull from the node right before it.
+                    if pass == .last && isFirstCandidate(after: node, index) { feasible = true }
+                } else {
+                    stillActive.append(a)
+                }
+                guard feasible else { continue }
+                let badness = 100 * pow3(abs(max(r, -1)))
+                let p = penalty(candidate.kind)
+                var d = (parameters.linePenalty + badness) * (parameters.linePenalty + badness) + p * p
+                let fit = Self.fitness(r)
+                if node.flagged && Self.flagged(candidate.kind) { d += parameters.doubleHyphenDemerits }
+                if candidate.kind == .end && node.flagged { d += parameters.finalHyphenDemerits }
+                if node.candidate >= 0 && abs(fit - node.fitness) > 1 { d += parameters.adjacentFitnessDemerits }
+                let total = node.demerits + d
+                if best[fit].map({ total < $0.demerits }) ?? true { best[fit] = (total, a, r) }
+            }
+            active = stillActive
+            for fit in 0..<4 {
+                guard let (total, from, _) = best[fit] else { continue }
+                nodes.append(Node(candidate: index, position: candidate.position, lineIndex: nodes[from].lineIndex + 1,
+                                  fitness: fit, flagged: Self.flagged(candidate.kind), demerits: total, previous: from))
+                active.append(nodes.count - 1)
+            }
+            if active.isEmpty { return nil }
+        }
+        let last = candidates.count - 1
+        guard let end = nodes.indices.filter({ nodes[$0].candidate == last }).min(by: { nodes[$0].demerits < nodes[$1].demerits })
+        else { return nil }
+        var chosen: [Int] = []
+        var n = end
+        while n > 0 {
+            chosen.append(nodes[n].candidate)
+            n = nodes[n].previous
+        }
+        return chosen.reversed()
+    }
+
+    /// No candidate of this pass lies between the node and candidate `index`.
+    private func isFirstCandidate(after node: Node, _ index: Int) -> Bool {
+        var i = index - 1
+        while i >= 0 && candidates[i].position > node.position {
+            if candidates[i].position < candidates[index].position { return false }
+            i -= 1
+        }
+        return true
+    }
+
+    private func pow3(_ x: Double) -> Double { x * x * x }
+}
