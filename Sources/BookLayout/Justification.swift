@@ -51,19 +51,22 @@ enum Justification {
     private struct Slot { var glyphs: UnsafeMutablePointer<PangoGlyphString>; var index: Int; var width: Int32; var run = 0 }
 
     /// Like Pango: slack goes to expandable spaces in proportion to their widths; a line without
-    /// one (a single long word, CJK) gets it between grapheme clusters instead.
+    /// one gets it between grapheme clusters when it is in a script written without spaces (see
+    /// `InterCharacterScripts`), and is otherwise left as it is.
     private static func spread(_ slack: Int32, over line: UnsafeMutablePointer<PangoLayoutLine>, text: UnsafePointer<CChar>,
                                attrs: UnsafePointer<PangoLogAttr>, attrCount: Int, charAt: [Int]) {
         var spaces: [Slot] = []
         var clusters: [Slot] = []
         var runs = line.pointee.runs
         var runIndex = 0
+        var interCharacter = false
         while let node = runs {
             runs = node.pointee.next
             runIndex += 1
             guard let run = node.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
                   let glyphs = run.pointee.glyphs else { continue }
             let itemChar = charAt[min(Int(run.pointee.item.pointee.offset), charAt.count - 1)]
+            if InterCharacterScripts.contains(run.pointee.item) { interCharacter = true }
             var iter = PangoGlyphItemIter()
             var more = pango_glyph_item_iter_init_start(&iter, run, text) != 0
             while more {
@@ -101,7 +104,7 @@ enum Justification {
                 slot.glyphs.pointee.glyphs[slot.index].geometry.width += Int32(adjustment)
                 added += adjustment
             }
-        } else if clusters.count > 1 && slack > 0 {
+        } else if interCharacter && clusters.count > 1 && slack > 0 {
             // Between clusters only, so nothing after the visually last one. Runs are in visual
             // order, and so are the glyphs inside a run, whatever its direction.
             clusters.sort { ($0.run, $0.index) < ($1.run, $1.index) }

@@ -54,6 +54,7 @@ struct OptimalLines {
 
         // Widths per character, and the lines of the measured layout: one per run between forced breaks.
         var widths = [Double](repeating: 0, count: count)
+        var interCharacter = [Bool](repeating: false, count: count)
         struct Run { var start: Int, end: Int, paragraphStart: Bool }
         var runs: [Run] = []
         var logical: [Int32] = []
@@ -75,6 +76,9 @@ struct OptimalLines {
                 if logical.count < chars { logical = [Int32](repeating: 0, count: chars) }
                 logical.withUnsafeMutableBufferPointer { pango_glyph_item_get_logical_widths(run, textPointer, $0.baseAddress) }
                 for k in 0..<chars { widths[first + k] = Double(logical[k]) }
+                if InterCharacterScripts.contains(item) {
+                    for k in 0..<chars { interCharacter[first + k] = true }
+                }
             }
         }
         guard !runs.isEmpty else { return nil }
@@ -84,7 +88,9 @@ struct OptimalLines {
         for c in 0..<count {
             let space = attrs[c].is_white != 0 && attrs[c].is_expandable_space != 0
             natural[c + 1] = natural[c] + widths[c]
-            stretch[c + 1] = stretch[c] + (space ? widths[c] / 2 : 0)
+            // Characters of a script written without spaces give a tenth of themselves, as
+            // `Justification` spreads such a line between its characters.
+            stretch[c + 1] = stretch[c] + (space ? widths[c] / 2 : interCharacter[c] && attrs[c].is_white == 0 ? widths[c] / 10 : 0)
             shrink[c + 1] = shrink[c] + (space && settings.shrink ? widths[c] / 3 : 0)
         }
 

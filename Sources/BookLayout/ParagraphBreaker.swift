@@ -104,12 +104,13 @@ struct ParagraphBreaker {
         let delta = available - width
         if candidate.kind == .end && delta >= 0 { return 0 }
         if delta >= 0 {
-            // A justified line with no space to stretch (CJK, a piece of a long word) is spread
-            // between its characters, which shows far sooner: it gets a tenth of an em, so that it
-            // is taken only as full as it can be, and a lone word is not spread over a line where
-            // spaces could take the slack.
+            // A justified line with nothing to stretch is set ragged. A piece of an address or
+            // path (ending where such pieces end) is judged as a ragged line; a lone word or piece
+            // of one that leaves much of its line empty reads as a paragraph's end, so it gets a
+            // twentieth of that and is taken only as full as it can be.
             let spaces = parameters.justify ? stretch[candidate.contentEnd] - stretch[start] : 0
-            let give = !parameters.justify ? parameters.raggedStretch : spaces > 0 ? spaces : parameters.raggedStretch / 20
+            let piece = candidate.kind == .inToken || candidate.kind == .dash
+            let give = spaces > 0 ? spaces : parameters.justify && !piece ? parameters.raggedStretch / 20 : parameters.raggedStretch
             return give > 0 ? min(delta / give, 1000) : (delta == 0 ? 0 : 1000)
         }
         // A paragraph's last line is not justified, so it cannot shrink either.

@@ -161,6 +161,24 @@ import BookTestSupport
         }
     }
 
+    /// A justified line that is only a piece of an address has no space to stretch: it is set
+    /// ragged rather than spread letter by letter.
+    @Test func piecesOfAnAddressAreSetRaggedNotSpread() throws {
+        let typesetter = try makeTypesetter()
+        let text = "The recording is at https://example.com/archive/family/recordings/1962/linden-street/"
+            + "grandmother-ruth/kitchen-table/side-b/track-07-apple-cake.mp3?download=true&format=original and nowhere else."
+        for width in stride(from: 200.0, through: 320.0, by: 20) {
+            let layout = typesetter.layout(text, style: bodyStyle, width: width, alignment: .justify, hyphenate: true)
+            let pieces = layout.lines.dropLast().filter { !$0.text.trimmingCharacters(in: .whitespaces).contains(" ") }
+            try #require(pieces.count >= 2, "\(layout.lines.map(\.text))")
+            for piece in pieces {
+                let natural = typesetter.layout(piece.text.trimmingCharacters(in: .whitespaces), style: bodyStyle, width: 0,
+                                                alignment: .start, hyphenate: false)
+                #expect(abs(piece.width - natural.lines[0].width) < 0.5, "spread: \(piece)")
+            }
+        }
+    }
+
     /// The sample memoir's running text, its paragraphs as they are in the book.
     func memoirText() throws -> String {
         let data = try Data(contentsOf: Repository.samples.appendingPathComponent("memoir/book.json"))
