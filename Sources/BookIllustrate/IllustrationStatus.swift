@@ -80,15 +80,7 @@ public struct IllustrationStatus: Codable, Sendable {
 /// Where a run keeps the book it fills and its journal, for a book.json or an app's file.
 enum IllustrationFiles {
     static func locate(_ url: URL) throws -> (book: Book, bookFile: URL, journal: URL) {
-        let loaded = try BookLoader.load(contentsOf: url)
-        var book = loaded.book
-        var bookFile = url.hasDirectoryPath || url.pathExtension.isEmpty && FileManager.default.fileExists(atPath: url.appendingPathComponent("book.json").path)
-            ? url.appendingPathComponent("book.json") : url
-        if loaded.source != .bookJSON {
-            let derived = bookFile.deletingPathExtension().appendingPathExtension("book.json")
-            if let existing = try? BookLoader.load(contentsOf: derived), existing.source == .bookJSON { book = existing.book }
-            bookFile = derived
-        }
+        let (book, bookFile, _) = try Illustrator.load(url)
         return (book, bookFile, bookFile.deletingPathExtension().appendingPathExtension("illustrate.json"))
     }
 }
