@@ -90,7 +90,7 @@ enum Justification {
             }
         }
         if slack < 0 {
-            // A line chosen to shrink its spaces (total fit) gives up at most a third of each,
+            // A line chosen to shrink its spaces (total fit) gives up at most three eighths of each,
             // with some room for the glyphs shaped at its break; anything wider stays as it is.
             let total = spaces.reduce(Int64(0)) { $0 + Int64($1.width) }
             guard total > 0, -Int64(slack) * 5 <= total * 2 else { return }
