@@ -2,7 +2,8 @@ import BookConfig
 import BookResolve
 
 /// Flows one laid-out text over as many pages as it needs, with the Paginator's widow and
-/// orphan rules; every line lands on exactly one page, inside that page's text frame.
+/// orphan rules and facing pages ending on the same line; every line lands on exactly one
+/// page, inside that page's text frame.
 enum TextFlow {
     /// Lays `layout`'s lines from `firstLine` on onto new pages of `role`, each with a folio.
     /// `startingOn`: a page already made (a sunk chapter opening) whose text area, from `top`
@@ -17,9 +18,13 @@ enum TextFlow {
             ctx.contentRect(for: ctx.pages[o.index].number).maxY - o.top >= 3 * remaining[0].height ? o : nil
         }
         let startNumber = opening.map { ctx.pages[$0.index].number } ?? ctx.nextNumber
+        // The flow's pages follow one another, so a right-hand (odd) page faces the flow's page
+        // before it; a sunk opening has a shorter text area and is not held to its neighbour's line.
         let ranges = Paginator.paginate(lines: remaining, pageHeights: { i in
             let frame = ctx.contentRect(for: startNumber + i)
             return i == 0 && opening != nil ? max(0, frame.maxY - opening!.top) : frame.height
+        }, facesPrevious: { i in
+            i > 0 && (startNumber + i) % 2 == 1 && !(i == 1 && opening != nil)
         })
         for (i, range) in ranges.enumerated() {
             let lines = (range.lowerBound + firstLine)..<(range.upperBound + firstLine)
