@@ -29,11 +29,18 @@ public struct GlyphRun: @unchecked Sendable {
     public let y: Int32
     public let glyphs: [Glyph]
     /// The run's characters (UTF-8) and which glyphs each cluster of them became, in the order
-    /// Pango's cairo renderer hands them to `cairo_show_text_glyphs`: a PDF keeps the text behind
-    /// the glyphs for copying and search. `backward` for a right-to-left run.
+    /// Pango's cairo renderer hands them to `cairo_show_text_glyphs`, as a reader should find
+    /// them (see `RunText`): a PDF keeps the text behind the glyphs for copying and search.
+    /// `backward` for a right-to-left run.
     public let text: [CChar]
     public let clusters: [cairo_text_cluster_t]
     public let backward: Bool
+    /// Its font's glyphs are pictures (colour emoji): cairo paints them as images and writes no
+    /// text for them, so a PDF carries their text by other means (see `PageDrawer`).
+    public let colorGlyphs: Bool
+    /// The run ends a line with a hyphen Pango drew inside a word (its text ends in the
+    /// hyphen-minus `RunText` gave it).
+    public let endsInAddedHyphen: Bool
 }
 
 enum GlyphRuns {
@@ -91,32 +98,19 @@ enum GlyphRuns {
                 }
                 position += g.geometry.width
             }
-            let runText = Array(UnsafeBufferPointer(start: text + Int(item.pointee.offset), count: Int(item.pointee.length)))
+            let mapping = RunText.make(run, text: text)
             runs.append(GlyphRun(font: SharedScaledFont(retaining: scaled), x: xOff, y: -run.pointee.y_offset, glyphs: glyphs,
-                                 text: runText, clusters: clusters(run, text: text), backward: analysis.level & 1 != 0))
+                                 text: mapping.text, clusters: mapping.clusters, backward: analysis.level & 1 != 0,
+                                 colorGlyphs: hasColorGlyphs(font), endsInAddedHyphen: mapping.addedHyphen))
             xOff += position + run.pointee.end_x_offset
         }
         return runs
     }
 
-    /// Pango's cairo renderer's clusters for a run (`pango_cairo_renderer_draw_glyph_item`, Pango
-    /// 1.50): one per Pango cluster, counting its bytes and its drawn glyphs (empty and unknown
-    /// glyphs left out, as they are from the glyph list).
-    private static func clusters(_ run: UnsafeMutablePointer<PangoGlyphItem>, text: UnsafePointer<CChar>) -> [cairo_text_cluster_t] {
-        guard let glyphString = run.pointee.glyphs else { return [] }
-        let backward = run.pointee.item.pointee.analysis.level & 1 != 0
-        var clusters: [cairo_text_cluster_t] = []
-        var iter = PangoGlyphItemIter()
-        guard pango_glyph_item_iter_init_start(&iter, run, text) != 0 else { return [] }
-        repeat {
-            let bytes = iter.end_index - iter.start_index
-            var count = backward ? iter.start_glyph - iter.end_glyph : iter.end_glyph - iter.start_glyph
-            for i in min(iter.start_glyph, iter.end_glyph + 1)..<max(iter.start_glyph + 1, iter.end_glyph) {
-                let glyph = glyphString.pointee.glyphs[Int(i)].glyph
-                if glyph == PANGO_GLYPH_EMPTY || glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 { count -= 1 }
-            }
-            clusters.append(cairo_text_cluster_t(num_bytes: bytes, num_glyphs: count))
-        } while pango_glyph_item_iter_next_cluster(&iter) != 0
-        return clusters
+    /// What fontconfig says of the font's file (every font here comes from fontconfig).
+    private static func hasColorGlyphs(_ font: UnsafeMutablePointer<PangoFont>) -> Bool {
+        guard let pattern = pango_fc_font_get_pattern(UnsafeMutablePointer<PangoFcFont>(OpaquePointer(font))) else { return false }
+        var color: FcBool = 0
+        return FcPatternGetBool(pattern, FC_COLOR, 0, &color) == FcResultMatch && color != 0
     }
 }

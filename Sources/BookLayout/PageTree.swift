@@ -174,6 +174,10 @@ public struct TextBox {
     /// Set on a book's spine: the lines run top to bottom, turned a quarter clockwise about the
     /// frame's top-left corner, which then sits at the frame's top-right.
     public var turnedClockwise = false
+    /// False for what only dresses the page (a placeholder's caption, a letter in a cover's
+    /// medallion): drawn the same, but left out of the PDF's text, so search and copy find only
+    /// the book.
+    public var isBookText = true
 
     /// Top of the first line in layout coordinates: subtracted so that line sits at `frame.y`.
     public var layoutTop: Double { lines.isEmpty ? 0 : layout.lines[lines.lowerBound].top }

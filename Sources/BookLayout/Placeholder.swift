@@ -21,6 +21,7 @@ enum Placeholder {
         while last > 1, layout.lines[last - 1].top + layout.lines[last - 1].height - layout.lines[0].top > room { last -= 1 }
         box.lines = 0..<last
         box.frame.height = room
+        box.isBookText = false
         items.append(.text(box))
         ctx.pages[index].items.insert(contentsOf: items, at: position ?? ctx.pages[index].items.count)
         ctx.notePlaceholder(onPage: ctx.pages[index].number, source: ctx.pages[index].sourcePage)

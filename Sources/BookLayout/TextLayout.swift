@@ -60,6 +60,13 @@ public final class TextLayout {
     /// The glyph runs if something made them already (a helper thread does before it hands a
     /// layout over), without making them: nil when not made, .some(nil) when Pango must draw.
     public var glyphLinesIfMade: [[GlyphRun]]?? { madeGlyphLines }
+
+    /// The glyph runs, made now if nothing made them yet and not kept (so on the thread that owns
+    /// the layout): for a drawing that needs them once.
+    public var glyphLinesForOneDrawing: [[GlyphRun]]? {
+        if let made = madeGlyphLines { return made }
+        return GlyphRuns.extract(pangoLines)
+    }
     private var madeGlyphLines: [[GlyphRun]]??
 
     init(text: String, blocks: [Block], lines: [TextLine], pangoLines: [UnsafeMutablePointer<PangoLayoutLine>], height: Double,

@@ -73,11 +73,11 @@ final class PDFPageStream {
     private let surface: OpaquePointer
     private let cr: OpaquePointer
 
-    /// `text`: glyph runs for the texts helper threads laid out, Pango for the others; both give
-    /// the same bytes (a test holds them to it). `threads`: above 1, pictures are copied into the
-    /// file on a thread of their own.
+    /// `text`: glyph runs, whose text is the book's (Pango's drawing keeps soft hyphens and
+    /// decorations in the text; a test holds both to the same pixels). `threads`: above 1,
+    /// pictures are copied into the file on a thread of their own.
     init(into file: URL, for target: URL, document: PDFDocument, opaque: Bool,
-         text: PageDrawer.TextDrawing = .glyphRunsWhereMade, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+         text: PageDrawer.TextDrawing = .glyphRunsMadeHere, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         sink = try PDFSink(file, name: target, copyingOnAThread: threads > 1)
         self.document = document
         let media = document.geometry.mediaSize(trim: document.trim)

@@ -18,10 +18,10 @@ final class PageDrawer {
     enum TextDrawing {
         /// Glyph runs where the layout can have them (PNG workers share one tree).
         case glyphRuns
-        /// Glyph runs where a helper thread already made them, Pango elsewhere (the PDF: a text
-        /// laid out here needs no runs kept in memory).
-        case glyphRunsWhereMade
-        /// Pango for every text (to hold the glyph runs to Pango's bytes in tests).
+        /// Glyph runs made for this drawing where no helper thread made them already, so not kept
+        /// (the PDF: its text layer is the runs' text, see `RunText`).
+        case glyphRunsMadeHere
+        /// Pango for every text (to hold the glyph runs to Pango's drawing in tests).
         case pango
     }
     private let textDrawing: TextDrawing
@@ -144,19 +144,27 @@ final class PageDrawer {
         let runs: [[GlyphRun]]?
         switch textDrawing {
         case .glyphRuns: runs = t.layout.glyphLines
-        case .glyphRunsWhereMade: runs = t.layout.glyphLinesIfMade ?? nil
+        case .glyphRunsMadeHere: runs = t.layout.glyphLinesForOneDrawing
         case .pango: runs = nil
         }
         if let runs { glyphLines(t, runs, cr) } else { pangoLines(t, cr) }
     }
 
+    /// For a text glyph runs cannot draw (a missing glyph's box). Into a PDF, a text that is not the
+    /// book's is filled as outlines, which carry no text.
     private func pangoLines(_ t: TextBox, _ cr: OpaquePointer) {
         let top = t.layoutTop
+        let outlines = !t.isBookText && cairo_surface_has_show_text_glyphs(cairo_get_target(cr)) != 0
         for i in t.lines {
             guard let pangoLine = t.layout.pangoLine(i) else { continue }
             let line = t.layout.lines[i]
             cairo_move_to(cr, line.x, line.baseline - top)
-            pango_cairo_show_layout_line(cr, pangoLine)
+            if outlines {
+                pango_cairo_layout_line_path(cr, pangoLine)
+                cairo_fill(cr)
+            } else {
+                pango_cairo_show_layout_line(cr, pangoLine)
+            }
         }
     }
 
@@ -180,7 +188,12 @@ final class PageDrawer {
         func show() {
             guard let font, !glyphs.isEmpty else { return }
             cairo_set_scaled_font(cr, font)
-            if withText {
+            if withText && !t.isBookText {
+                // All glyphs for no text: cairo wraps them in an empty ActualText span, which
+                // readers take as the text in place of the font's own mapping.
+                var none = cairo_text_cluster_t(num_bytes: 0, num_glyphs: Int32(glyphs.count))
+                cairo_show_text_glyphs(cr, "", 0, glyphs, Int32(glyphs.count), &none, 1, cairo_text_cluster_flags_t(0))
+            } else if withText {
                 cairo_show_text_glyphs(cr, text, Int32(text.count), glyphs, Int32(glyphs.count), clusters, Int32(clusters.count),
                                        backward ? CAIRO_TEXT_CLUSTER_FLAG_BACKWARD : cairo_text_cluster_flags_t(0))
             } else {
@@ -189,6 +202,11 @@ final class PageDrawer {
             glyphs.removeAll(keepingCapacity: true)
             text.removeAll(keepingCapacity: true)
             clusters.removeAll(keepingCapacity: true)
+        }
+        var runs = runs
+        // Into a PDF, a compound broken after its hyphen is one word in the text (see `joiningCompounds`).
+        if withText && t.isBookText && !t.lines.isEmpty && t.lines.upperBound <= runs.count {
+            runs.replaceSubrange(t.lines, with: GlyphRun.joiningCompounds(Array(runs[t.lines])))
         }
         cairo_save(cr)
         for i in t.lines where i < runs.count {
@@ -210,10 +228,59 @@ final class PageDrawer {
                 }
                 text.append(contentsOf: run.text)
                 clusters.append(contentsOf: run.clusters)
+                if run.colorGlyphs && withText && t.isBookText {
+                    show()
+                    carryText(of: run, at: baseX, baseY, plainFont: runs.joined().first { !$0.colorGlyphs }?.font.pointer, cr)
+                }
             }
         }
         show()
         cairo_restore(cr)
+    }
+
+    /// Cairo paints colour glyphs as pictures into a PDF and drops their text. So each cluster's
+    /// text goes again on an inkless glyph (a space of a plain font of the same box) stretched to
+    /// the cluster's advance, where extraction then finds it, with no gap to read as a space.
+    private func carryText(of run: GlyphRun, at baseX: Double, _ baseY: Double, plainFont: OpaquePointer?, _ cr: OpaquePointer) {
+        guard let plainFont else { return }
+        var found: UnsafeMutablePointer<cairo_glyph_t>?
+        var foundCount: Int32 = 0
+        guard cairo_scaled_font_text_to_glyphs(plainFont, 0, 0, " ", 1, &found, &foundCount, nil, nil, nil) == CAIRO_STATUS_SUCCESS,
+              let found, foundCount == 1 else { return }
+        var space = cairo_glyph_t(index: found.pointee.index, x: 0, y: 0)
+        cairo_glyph_free(found)
+        var spaceExtents = cairo_text_extents_t()
+        cairo_scaled_font_glyph_extents(plainFont, &space, 1, &spaceExtents)
+        guard spaceExtents.x_advance > 0 else { return }
+        let face = cairo_scaled_font_get_font_face(plainFont)
+        var fontMatrix = cairo_matrix_t(), ctm = cairo_matrix_t()
+        cairo_scaled_font_get_font_matrix(plainFont, &fontMatrix)
+        cairo_scaled_font_get_ctm(plainFont, &ctm)
+        let options = cairo_font_options_create()
+        defer { cairo_font_options_destroy(options) }
+        cairo_scaled_font_get_font_options(plainFont, options)
+
+        let scale = Double(PANGO_SCALE)
+        var glyphIndex = 0, byte = 0
+        for cluster in run.clusters {
+            let glyphs = run.glyphs[glyphIndex..<glyphIndex + Int(cluster.num_glyphs)]
+            let bytes = run.backward ? run.text.count - byte - Int(cluster.num_bytes) : byte
+            glyphIndex += Int(cluster.num_glyphs); byte += Int(cluster.num_bytes)
+            guard let first = glyphs.first, cluster.num_bytes > 0 else { continue }
+            var drawn = glyphs.map { cairo_glyph_t(index: UInt($0.index), x: 0, y: 0) }
+            var extents = cairo_text_extents_t()
+            cairo_scaled_font_glyph_extents(run.font.pointer, &drawn, Int32(drawn.count), &extents)
+            var stretched = fontMatrix
+            cairo_matrix_scale(&stretched, max(extents.x_advance, 0.01) / spaceExtents.x_advance, 1)
+            guard let font = cairo_scaled_font_create(face, &stretched, &ctm, options) else { continue }
+            defer { cairo_scaled_font_destroy(font) }
+            var glyph = cairo_glyph_t(index: space.index, x: baseX + Double(first.x) / scale, y: baseY + Double(first.y) / scale)
+            var one = cairo_text_cluster_t(num_bytes: cluster.num_bytes, num_glyphs: 1)
+            cairo_set_scaled_font(cr, font)
+            run.text.withUnsafeBufferPointer { text in
+                _ = cairo_show_text_glyphs(cr, text.baseAddress! + bytes, cluster.num_bytes, &glyph, 1, &one, 1, cairo_text_cluster_flags_t(0))
+            }
+        }
     }
 
     private func registration(_ r: RegistrationMark, _ cr: OpaquePointer) {

@@ -84,8 +84,9 @@ struct TypographicCover {
                 let letter = ctx.typesetter.layout(initial, style: style, width: diameter, alignment: .center, hyphenate: false)
                 // Centred on its ink, not its line box, so the letter sits in the middle of the disc.
                 let inkMid = letter.lines.first.map { $0.ink.y + $0.ink.height / 2 } ?? letter.height / 2
-                ctx.append(.text(ctx.textBox(letter, x: disc.x, y: disc.y + diameter / 2 - inkMid, width: diameter,
-                                             color: palette.background)), to: index)
+                var mark = ctx.textBox(letter, x: disc.x, y: disc.y + diameter / 2 - inkMid, width: diameter, color: palette.background)
+                mark.isBookText = false
+                ctx.append(.text(mark), to: index)
             } else {
                 // No hero: a ring of paper in the disc, a quiet mark that still carries the accent.
                 let ring = diameter * 0.42

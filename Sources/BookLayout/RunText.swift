@@ -1,0 +1,59 @@
+import CGraphics
+
+/// The text a PDF keeps behind a run's glyphs: the book's words as a reader searches and copies
+/// them, not the characters Pango shaped. Soft hyphens are break hints the layout put in, so they
+/// are left out (inside a ligature too, where they would split "butter" into "but", U+00AD, "ter"
+/// for every reader). A hyphen Pango draws where a line breaks inside a word stands for
+/// U+002D: poppler, like most extractors, joins a line ending in a hyphen-minus to the next one,
+/// so the word reads whole.
+enum RunText {
+    /// UTF-8 bytes and Pango's clusters for `run` (as `pango_cairo_renderer_draw_glyph_item` counts
+    /// them: one per Pango cluster, its bytes and its drawn glyphs, empty and unknown glyphs left
+    /// out as they are from the glyph list), with soft hyphens taken out of both. A cluster left
+    /// with no bytes and no glyphs is dropped: cairo refuses one.
+    static func make(_ run: UnsafeMutablePointer<PangoGlyphItem>, text: UnsafePointer<CChar>) -> (text: [CChar], clusters: [cairo_text_cluster_t], addedHyphen: Bool) {
+        guard let item = run.pointee.item, let glyphString = run.pointee.glyphs else { return ([], [], false) }
+        let analysis = item.pointee.analysis
+        let backward = analysis.level & 1 != 0
+        let start = Int(item.pointee.offset), length = Int(item.pointee.length)
+        var kept: [CChar] = []
+        kept.reserveCapacity(length)
+        var i = start
+        while i < start + length {
+            if isSoftHyphen(text, at: i) { i += 2; continue }
+            kept.append(text[i]); i += 1
+        }
+        var clusters: [cairo_text_cluster_t] = []
+        var iter = PangoGlyphItemIter()
+        if pango_glyph_item_iter_init_start(&iter, run, text) != 0 {
+            repeat {
+                var bytes: Int32 = 0
+                var b = Int(iter.start_index)
+                while b < Int(iter.end_index) {
+                    if isSoftHyphen(text, at: b) { b += 2; continue }
+                    bytes += 1; b += 1
+                }
+                var count = backward ? iter.start_glyph - iter.end_glyph : iter.end_glyph - iter.start_glyph
+                for g in min(iter.start_glyph, iter.end_glyph + 1)..<max(iter.start_glyph + 1, iter.end_glyph) {
+                    let glyph = glyphString.pointee.glyphs[Int(g)].glyph
+                    if glyph == PANGO_GLYPH_EMPTY || glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 { count -= 1 }
+                }
+                if bytes > 0 || count > 0 { clusters.append(cairo_text_cluster_t(num_bytes: bytes, num_glyphs: count)) }
+            } while pango_glyph_item_iter_next_cluster(&iter) != 0
+        }
+        // Pango sets the flag on the run a hyphenated line ends with and draws the hyphen in its
+        // last cluster (in place of a soft hyphen, or after the last letter); that cluster's text
+        // is the run's last bytes, and in a right-to-left run it comes first.
+        if analysis.flags & UInt8(PANGO_ANALYSIS_FLAG_NEED_HYPHEN) != 0, !clusters.isEmpty {
+            kept.append(CChar(UInt8(ascii: "-")))
+            clusters[backward ? 0 : clusters.count - 1].num_bytes += 1
+            return (kept, clusters, true)
+        }
+        return (kept, clusters, false)
+    }
+
+    /// U+00AD in UTF-8 (C2 AD).
+    private static func isSoftHyphen(_ text: UnsafePointer<CChar>, at i: Int) -> Bool {
+        UInt8(bitPattern: text[i]) == 0xC2 && UInt8(bitPattern: text[i + 1]) == 0xAD
+    }
+}
