@@ -14,7 +14,11 @@ extension QuoteMarks {
             let c = input[i]
             let before = out.last, after = i + 1 < input.count ? input[i + 1] : nil
             if c == "\n", after == "\n" || after == "\u{2029}" { quoteOpen = false; innerDepth = 0 }
-            if c == "\"" {
+            if let before, Self.isHebrew(before), c == "'" || (c == "\"" && after.map(Self.isWord) == true) {
+                // Hebrew's geresh and gershayim, typed as quotes after a letter (ר' and צה"ל), mark
+                // abbreviations: they are not quotation marks.
+                out.append(c)
+            } else if c == "\"" {
                 let opens = Self.opensAfter(before)
                     ? !(quoteOpen && (after.map { Self.isSpace($0) || $0.properties.generalCategory.isPunctuation } ?? true))
                     : false
@@ -77,6 +81,8 @@ extension QuoteMarks {
         default: return false
         }
     }
+
+    private static func isHebrew(_ scalar: Unicode.Scalar) -> Bool { (0x05D0...0x05EA).contains(scalar.value) }
 
     private static func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace }
     private static func isNewline(_ scalar: Unicode.Scalar) -> Bool {

@@ -42,6 +42,10 @@ import BookTestSupport
         #expect(QuoteMarks(language: tag) == marks)
     }
 
+    @Test func hebrewGereshAndGershayimStayAsTyped() {
+        #expect(QuoteMarks(language: "he").curled(#"צה"ל ור' יוסי, "שלום""#) == "צה\"ל ור' יוסי, “שלום”")
+    }
+
     @Test func aBlankLineEndsAnOpenQuotation() {
         // A quotation that runs on into the next paragraph opens that paragraph again.
         #expect(QuoteMarks.english.curled("\"One\n\n\"Two\"") == "“One\n\n“Two”")
