@@ -36,6 +36,9 @@ public struct Typography: Codable, Sendable, Equatable {
     /// paragraph at once, Knuth–Plass) or "first-fit" (each line as full as it goes); optimal
     /// when absent.
     public var lineBreaking: String?
+    /// Whether typewriter quotes (`"`, `'`) in the book's words are set as the language's
+    /// quotation marks and apostrophes; true when absent.
+    public var smartQuotes: Bool?
 }
 
 /// A comfortable line holds 45 to 75 characters: on a wider or narrower page the body size moves

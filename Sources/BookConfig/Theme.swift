@@ -111,7 +111,7 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable {
         func keys(_ path: [CodingKey]) -> [String] { path.map { $0.intValue.map(String.init) ?? $0.stringValue } }
         switch error {
         case .keyNotFound(let key, let ctx): return (keys(ctx.codingPath + [key]), "is missing")
-        case .typeMismatch(let type, let ctx): return (keys(ctx.codingPath), "expected \(type)")
+        case .typeMismatch(let type, let ctx): return (keys(ctx.codingPath), type == Bool.self ? "expected true or false" : "expected \(type)")
         case .valueNotFound(let type, let ctx): return (keys(ctx.codingPath), "expected \(type)")
         case .dataCorrupted(let ctx): return (keys(ctx.codingPath), ctx.debugDescription)
         @unknown default: return ([], "\(error)")

@@ -18,6 +18,9 @@ public struct TextStyle: Sendable, Equatable, Hashable {
     /// Extra space after each paragraph but the last, in points: the blank line between
     /// paragraphs shows as space instead of a bare line break.
     public var paragraphSpacing: Double = 0
+    /// False for a text that opens under a heading: its first paragraph starts flush, since an
+    /// indent only marks where one paragraph follows another.
+    public var indentsFirstParagraph = true
 
     public init(family: String, size: Double, weight: Int = 400, italic: Bool = false, lineHeight: Double = 1.2,
                 letterSpacing: Double = 0, firstLineIndent: Double = 0, paragraphSpacing: Double = 0) {

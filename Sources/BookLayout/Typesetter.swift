@@ -64,26 +64,34 @@ public final class Typesetter {
 
         let optimal = request.lineBreaking == .optimal && width > 0 && (alignment == .justify || alignment == .start)
         var blocks: [TextLayout.Block] = []
+        // Pango indents every paragraph of a layout alike, and so does total fit: a first paragraph
+        // set flush is a block of its own.
+        var ranges = Self.blocks(of: laidOut)
+        var firstStyle = style
+        if !style.indentsFirstParagraph && style.firstLineIndent != 0 {
+            ranges = Self.firstParagraphApart(ranges, of: laidOut)
+            firstStyle.firstLineIndent = 0
+        }
         if optimal {
             // Each block's text loses the soft hyphens no line ends with, so the text is put
             // together again from the blocks.
             var out: [UInt8] = []
             out.reserveCapacity(laidOut.utf8.count)
-            for range in Self.blocks(of: laidOut) {
+            for (i, range) in ranges.enumerated() {
                 if !blocks.isEmpty { out.append(0x0A) }
-                let block = makeOptimalLayout(laidOut, bytes: range, style: style, width: width, alignment: alignment,
-                                              byteOffset: out.count)
+                let block = makeOptimalLayout(laidOut, bytes: range, style: i == 0 ? firstStyle : style, width: width,
+                                              alignment: alignment, byteOffset: out.count)
                 out.append(contentsOf: block.text)
                 blocks.append(block.block)
             }
             laidOut = String(decoding: out, as: UTF8.self)
         } else {
-            blocks = Self.blocks(of: laidOut).map { range in
-                makePangoLayout(laidOut, bytes: range, style: style, width: width, alignment: alignment)
+            blocks = ranges.enumerated().map { i, range in
+                makePangoLayout(laidOut, bytes: range, style: i == 0 ? firstStyle : style, width: width, alignment: alignment)
             }
         }
         let (lines, pangoLines, height) = laidOut.isEmpty ? ([], [], 0)
-            : Self.measureLines(blocks, text: laidOut, paragraphSpacing: style.paragraphSpacing)
+            : Self.measureLines(blocks, text: laidOut, paragraphSpacing: style.paragraphSpacing, pitch: pitch(style))
         return TextLayout(text: laidOut, blocks: blocks, lines: lines, pangoLines: pangoLines, height: height,
                           unknownGlyphCount: blocks.reduce(0) { $0 + Int(pango_layout_get_unknown_glyphs_count($1.layout)) },
                           hasPrivateUse: Self.hasPrivateUse(laidOut),
@@ -117,6 +125,26 @@ public final class Typesetter {
         return runs
     }
 
+    /// `blocks` with the text's first paragraph a block of its own. Kept in its block when the
+    /// paragraph after it has no direction of its own and would lose the first one's.
+    static func firstParagraphApart(_ blocks: [Range<Int>], of text: String) -> [Range<Int>] {
+        guard let first = blocks.first else { return blocks }
+        var text = text
+        return text.withUTF8 { bytes -> [Range<Int>] in
+            guard let newline = bytes[first].firstIndex(of: 0x0A) else { return blocks }
+            let rest = (newline + 1)..<first.upperBound
+            let restEnd = bytes[rest].firstIndex(of: 0x0A) ?? rest.upperBound
+            let direction = { (range: Range<Int>) in
+                bytes.withMemoryRebound(to: CChar.self) {
+                    shim_paragraph_direction($0.baseAddress! + range.lowerBound, Int32(range.count))
+                }
+            }
+            if direction(rest.lowerBound..<restEnd) == PANGO_DIRECTION_NEUTRAL
+                && direction(first.lowerBound..<newline) == PANGO_DIRECTION_RTL { return blocks }
+            return [first.lowerBound..<newline, rest] + blocks.dropFirst()
+        }
+    }
+
     private func familyList(_ family: String) -> String {
         if let list = familyLists[family] { return list }
         let list = fonts.familyList(for: family, language: language)
@@ -138,6 +166,8 @@ public final class Typesetter {
 
     /// The hyphen's width per style, for total fit (see `hyphenWidth`).
     var hyphenWidths: [TextStyle: Double] = [:]
+    /// Per style (see `pitch`).
+    private var pitches: [TextStyle: (height: Double, baseline: Double)] = [:]
 
     func setText(_ layout: OpaquePointer, _ text: String, bytes: Range<Int>) {
         // Plain text, never markup: "<" and "&" are characters.
@@ -278,12 +308,39 @@ public final class Typesetter {
 
     // MARK: - Measuring
 
+    /// The line pitch of `style` and where the baseline stands in a line box of that height, as
+    /// Pango sets a line of the style's own font; nil when the style keeps the fonts' natural line
+    /// height.
+    func pitch(_ style: TextStyle) -> (height: Double, baseline: Double)? {
+        guard style.lineHeight > 0 else { return nil }
+        if let known = pitches[style] { return known }
+        let layout = newPangoLayout(style: style, width: -1, alignment: .start)
+        let attrs = attributes(style)
+        pango_layout_set_attributes(layout, attrs)
+        pango_attr_list_unref(attrs)
+        pango_layout_set_text(layout, "x", -1)
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        let scale = Double(PANGO_SCALE)
+        let found = (height: style.lineHeight * style.size,
+                     baseline: Double(pango_layout_get_baseline(layout) - logical.y) / scale)
+        shim_object_unref(UnsafeMutableRawPointer(layout))
+        pitches[style] = found
+        return found
+    }
+
     /// Line boxes are Pango's logical line extents: with no extra spacing Pango starts each line
     /// where the previous one ends, so the boxes tile, and the first starts at 0. Each block's
     /// lines continue where the block before ended, as the lines of one layout would.
     /// `paragraphSpacing` goes into the box of each paragraph's last line (but the text's last), so
     /// the boxes still tile and a page that starts with a paragraph starts with no gap.
-    private static func measureLines(_ blocks: [TextLayout.Block], text: String, paragraphSpacing: Double = 0)
+    ///
+    /// With a `pitch`, every box is that tall and its baseline where a line of the style's own font
+    /// has it. Pango makes each run's box the pitch tall but centres the leading on that run's
+    /// font, so a line whose runs come from fonts of other proportions (CJK, emoji) gets a taller
+    /// union of boxes and a lower baseline: it would push every line after it off the pitch.
+    private static func measureLines(_ blocks: [TextLayout.Block], text: String, paragraphSpacing: Double = 0,
+                                     pitch: (height: Double, baseline: Double)? = nil)
         -> ([TextLine], [UnsafeMutablePointer<PangoLayoutLine>], Double) {
         struct Raw { var start: Int, length: Int, logical: PangoRectangle, ink: PangoRectangle, baseline: Int32 }
         var raws: [Raw] = []
@@ -337,13 +394,23 @@ public final class Typesetter {
             let end = min(bytes.count, r.start + r.length)
             let lineText = String(decoding: bytes[min(r.start, end)..<end], as: UTF8.self)
             let gap = paragraphSpacing > 0 && i + 1 < raws.count && paragraphOf[i + 1] != paragraphOf[i] ? paragraphSpacing : 0
-            lines.append(TextLine(byteRange: min(r.start, end)..<end, text: lineText, top: Double(r.logical.y) / scale + shift,
-                                  baseline: Double(r.baseline) / scale + shift, height: Double(r.logical.height) / scale + gap,
+            var top = Double(r.logical.y) / scale, baseline = Double(r.baseline) / scale
+            var height = Double(r.logical.height) / scale
+            var moved = 0.0
+            if let pitch {
+                // `shift` carries the gaps alone: the boxes before are all `pitch.height` tall.
+                top = Double(i) * pitch.height
+                height = pitch.height
+                moved = top + pitch.baseline - baseline
+                baseline += moved
+            }
+            lines.append(TextLine(byteRange: min(r.start, end)..<end, text: lineText, top: top + shift,
+                                  baseline: baseline + shift, height: height + gap,
                                   width: Double(r.logical.width) / scale, x: Double(r.logical.x) / scale,
                                   paragraph: paragraphOf[i], indexInParagraph: indexInParagraph,
                                   paragraphLineCount: counts[paragraphOf[i]] ?? 1,
                                   endsWithSoftHyphen: lineText.unicodeScalars.last == "\u{00AD}",
-                                  ink: Rect(x: Double(r.ink.x) / scale, y: Double(r.ink.y) / scale + shift,
+                                  ink: Rect(x: Double(r.ink.x) / scale, y: Double(r.ink.y) / scale + moved + shift,
                                             width: Double(r.ink.width) / scale, height: Double(r.ink.height) / scale)))
             indexInParagraph += 1
             shift += gap

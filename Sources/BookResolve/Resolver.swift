@@ -54,6 +54,9 @@ public struct Resolver {
     /// `tokens`: what `tokens(for: book)` returned, for a caller that needed them first.
     public func resolve(_ book: Book, folder: URL, tokens: DesignTokens) throws -> ResolvedBook {
         let themeName = themeName(for: book)
+        let language = book.language ?? ResolvedBook.defaultLanguage
+        // Curled once here, so the pages, the PDF's outline and its metadata all read alike.
+        let book = tokens.typography.smartQuotes ?? true ? QuoteMarks(language: language).curled(book) : book
         var tokens = tokens
         if let accentHex = book.cover?.accent {
             guard let accent = Color(hex: accentHex) else {
@@ -144,7 +147,7 @@ public struct Resolver {
             ImageAsset.hashAhead(drawn, threads: options.threads - 1)
         }
         return ResolvedBook(book: book, folder: folder, themeName: themeName, tokens: tokens, trim: trim,
-                            margins: margins, profile: profile, language: book.language ?? ResolvedBook.defaultLanguage, cover: cover,
+                            margins: margins, profile: profile, language: language, cover: cover,
                             mainCharacterImage: mainImage, pages: pages, bookFonts: bookFonts,
                             findings: findings)
     }

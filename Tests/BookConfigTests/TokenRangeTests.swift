@@ -92,3 +92,20 @@ import BookTestSupport
         }
     }
 }
+
+@Suite struct SmartQuotesTokenTests {
+    let templates = Repository.resources.templates
+
+    @Test func smartQuotesIsTrueOrFalse() throws {
+        let theme = try Theme.load(named: "memoir", from: templates)
+        #expect(try theme.tokens(overriddenBy: nil).typography.smartQuotes != false)
+        let off = try theme.tokens(overriddenBy: .object(["typography": .object(["smartQuotes": .bool(false)])]))
+        #expect(off.typography.smartQuotes == false)
+        #expect {
+            try theme.tokens(overriddenBy: .object(["typography": .object(["smartQuotes": .string("yes")])]))
+        } throws: { error in
+            guard let issue = (error as? ConfigError)?.issues.first else { return false }
+            return issue.file == nil && issue.jsonPath == "$.tokens.typography.smartQuotes" && issue.message == "expected true or false"
+        }
+    }
+}

@@ -211,7 +211,9 @@ import CGraphics
 
     /// A text is laid out a run of paragraphs at a time; the lines must be those of one Pango
     /// layout of the whole text, set the same way: same breaks, same positions, same direction for
-    /// a paragraph without strong characters (it takes the one before it).
+    /// a paragraph without strong characters (it takes the one before it). Lines stand on the
+    /// pitch, where Pango's own would drop under a line set in a fallback font (see
+    /// `LinePitchTests`).
     @Test(arguments: [TextAlignment.start, .center, .end, .justify])
     func paragraphRunsBreakAsOneLayoutOfTheWholeText(alignment: TextAlignment) throws {
         let text = [sampleEnglish, "שלום עולם, מה שלומך היום? זה טקסט ארוך מספיק כדי לשבור שורות בעמודה צרה.",
@@ -230,12 +232,14 @@ import CGraphics
         struct Line: Equatable { var start: Int32, x: Int32, y: Int32, width: Int32, baseline: Int32, direction: UInt32 }
         var expected: [Line] = []
         let iter = pango_layout_get_iter(whole)
+        let pitch = try #require(typesetter.pitch(style))
         repeat {
             var logical = PangoRectangle()
             pango_layout_iter_get_line_extents(iter, nil, &logical)
             let line = pango_layout_iter_get_line_readonly(iter)!
-            expected.append(Line(start: line.pointee.start_index, x: logical.x, y: logical.y, width: logical.width,
-                                 baseline: pango_layout_iter_get_baseline(iter), direction: line.pointee.resolved_dir))
+            let top = Double(expected.count) * pitch.height
+            expected.append(Line(start: line.pointee.start_index, x: logical.x, y: Typesetter.units(top), width: logical.width,
+                                 baseline: Typesetter.units(top + pitch.baseline), direction: line.pointee.resolved_dir))
         } while pango_layout_iter_next_line(iter) != 0
         pango_layout_iter_free(iter)
 

@@ -48,9 +48,12 @@ struct ChapterTemplate: PageTemplate {
         }
     }
 
+    /// The chapter's own text, its first paragraph flush under the title.
     func bodyRequest(_ ctx: LayoutContext) -> TextRequest? {
         guard let text = chapter.text, !text.isEmpty else { return nil }
-        return ctx.request(text, role: ctx.tokens.typography.body, width: ctx.contentRect(for: ctx.nextNumber).width)
+        var request = ctx.request(text, role: ctx.tokens.typography.body, width: ctx.contentRect(for: ctx.nextNumber).width)
+        request.style.indentsFirstParagraph = false
+        return request
     }
 
     func textAhead(_ page: ResolvedPage, _ ctx: LayoutContext) -> TextRequest? { bodyRequest(ctx) }

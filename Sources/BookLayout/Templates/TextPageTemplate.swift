@@ -12,7 +12,7 @@ struct TextPageTemplate: PageTemplate {
     let textPage: TextPage
 
     func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
-        let layout = ctx.setText(bodyRequest(ctx))
+        let layout = ctx.setText(bodyRequest(page, ctx))
         let opening = ctx.openingRoom
         ctx.openingRoom = nil
         // A chapter's text after its title page reads on from the top, however short.
@@ -32,15 +32,26 @@ struct TextPageTemplate: PageTemplate {
     }
 
     /// The body text as set: the body role with the text template's alignment, indent and
-    /// paragraph spacing, across the text column (the same width on left and right pages).
-    func bodyRequest(_ ctx: LayoutContext) -> TextRequest {
+    /// paragraph spacing, across the text column (the same width on left and right pages). A text
+    /// that opens a chapter (on its title page or sunk under the title) starts flush.
+    func bodyRequest(_ page: ResolvedPage, _ ctx: LayoutContext) -> TextRequest {
         var role = ctx.tokens.typography.body
         let settings = ctx.tokens.templates.text
         if let align = settings.align { role.align = align }
         if let indent = settings.indent { role.indent = indent }
         if let spacing = settings.paragraphSpacing { role.paragraphSpacing = spacing }
-        return ctx.request(textPage.text ?? "", role: role, width: ctx.contentRect(for: ctx.nextNumber).width)
+        var request = ctx.request(textPage.text ?? "", role: role, width: ctx.contentRect(for: ctx.nextNumber).width)
+        request.style.indentsFirstParagraph = !Self.opensChapter(page, ctx.book)
+        return request
     }
 
-    func textAhead(_ page: ResolvedPage, _ ctx: LayoutContext) -> TextRequest? { bodyRequest(ctx) }
+    /// Whether the entry before this one is a chapter opener with no text of its own, so this
+    /// text is the chapter's first.
+    static func opensChapter(_ page: ResolvedPage, _ book: ResolvedBook) -> Bool {
+        let i = page.index - 1
+        guard book.pages.indices.contains(i), case .chapter(let chapter) = book.pages[i].page.content else { return false }
+        return chapter.text?.isEmpty ?? true
+    }
+
+    func textAhead(_ page: ResolvedPage, _ ctx: LayoutContext) -> TextRequest? { bodyRequest(page, ctx) }
 }
