@@ -112,11 +112,11 @@ public struct Resolver {
             return estimate
         }
 
-        var pages: [ResolvedPage] = []
+        var pageSlots: [ImageSlot] = []
         for (i, page) in book.pages.enumerated() {
             let picture = page.picture
-            let s = try slot(picture?.image, jsonPath: "$.pages[\(i)].image", sourcePage: i, wantsPicture: picture != nil, scene: picture?.scene)
-            pages.append(ResolvedPage(index: i, page: page, image: s, subject: s.asset.map { subject(of: $0, focus: picture?.focus) }))
+            pageSlots.append(try slot(picture?.image, jsonPath: "$.pages[\(i)].image", sourcePage: i, wantsPicture: picture != nil,
+                                      scene: picture?.scene))
         }
 
         var mainImage: ImageAsset?
@@ -126,6 +126,21 @@ public struct Resolver {
         var coverImage = try slot(book.cover?.photo, jsonPath: "$.cover.photo", sourcePage: nil, wantsPicture: false, scene: nil)
         if case .none = coverImage, book.kind == .storybook, let mainImage {
             coverImage = .asset(mainImage)
+        }
+        if options.threads > 1 {
+            // Each thumbnail decodes its whole picture (at an eighth of its size, but every byte of
+            // a JPEG is still entropy-decoded): on a picture book that is most of the export, so
+            // they are made side by side. Each lands under its picture's id whatever the order.
+            var distinct: [ImageAsset] = []
+            var seen = Set<String>()
+            for asset in (pageSlots.map(\.asset) + [coverImage.asset]).compactMap({ $0 }) where seen.insert(asset.id).inserted {
+                distinct.append(asset)
+            }
+            thumbnails = Self.thumbnails(of: distinct)
+        }
+        let pages = pageSlots.enumerated().map { i, s in
+            ResolvedPage(index: i, page: book.pages[i], image: s,
+                         subject: s.asset.map { subject(of: $0, focus: book.pages[i].picture?.focus) })
         }
         let cover = ResolvedCover(title: book.cover?.title ?? book.title,
                                   subtitle: book.cover?.subtitle ?? book.subtitle,
@@ -150,6 +165,20 @@ public struct Resolver {
                             margins: margins, profile: profile, language: language, cover: cover,
                             mainCharacterImage: mainImage, pages: pages, bookFonts: bookFonts,
                             findings: findings)
+    }
+
+    /// The thumbnails of `assets` by id, made side by side (as many at once as the machine has
+    /// processors).
+    static func thumbnails(of assets: [ImageAsset]) -> [String: Thumbnail?] {
+        /// Each iteration writes its own element only.
+        struct Results: @unchecked Sendable { let buffer: UnsafeMutableBufferPointer<Thumbnail?> }
+        let made = Results(buffer: .allocate(capacity: assets.count))
+        made.buffer.initialize(repeating: nil)
+        defer { made.buffer.deinitialize(); made.buffer.deallocate() }
+        DispatchQueue.concurrentPerform(iterations: assets.count) { i in made.buffer[i] = Thumbnail.make(assets[i]) }
+        var byID: [String: Thumbnail?] = [:]
+        for (i, asset) in assets.enumerated() { byID[asset.id] = made.buffer[i] }
+        return byID
     }
 
     /// The subject the book gives, or else the one its pixels show.
