@@ -208,6 +208,8 @@ final class PageDrawer {
         if withText && t.isBookText && !t.lines.isEmpty && t.lines.upperBound <= runs.count {
             runs.replaceSubrange(t.lines, with: GlyphRun.joiningCompounds(Array(runs[t.lines])))
         }
+        // Looked up once per box: a box of emoji alone would otherwise be searched once per run.
+        let plainFont = runs.joined().first { !$0.colorGlyphs }?.font.pointer
         cairo_save(cr)
         for i in t.lines where i < runs.count {
             let line = t.layout.lines[i]
@@ -230,7 +232,7 @@ final class PageDrawer {
                 clusters.append(contentsOf: run.clusters)
                 if run.colorGlyphs && withText && t.isBookText {
                     show()
-                    carryText(of: run, at: baseX, baseY, plainFont: runs.joined().first { !$0.colorGlyphs }?.font.pointer, cr)
+                    carryText(of: run, at: baseX, baseY, plainFont: plainFont, cr)
                 }
             }
         }
