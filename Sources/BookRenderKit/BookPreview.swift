@@ -1,0 +1,80 @@
+import Foundation
+import BookBase
+import BookLayout
+import BookRender
+
+/// A folder of page PNGs that follows a book as it is edited (`bookrender watch`): each
+/// `refresh` opens the book again, lays it out and rewrites only the pages that look different.
+/// Between refreshes the pictures stay decoded, so an edit to the text redraws without decoding
+/// the art again.
+public final class BookPreview {
+    public let book: URL
+    public let folder: URL
+    public let settings: RenderSettings
+    private let refresher: PageRefresher
+    private var watcher: FolderWatcher?
+
+    /// What one refresh did.
+    public struct Refresh: Sendable {
+        /// Pages whose PNG was rewritten, and pages whose PNG was removed (the book got shorter).
+        public var written: [Int]
+        public var removed: [Int]
+        public var pageCount: Int
+        public var seconds: Double
+        /// The book's warnings (placeholders, unknown fields, missing glyphs).
+        public var warnings: [Diagnostic]
+    }
+
+    public init(book: URL, png folder: URL, dpi: Double = 150, settings: RenderSettings = RenderSettings()) throws(BookRenderError) {
+        guard dpi.isFinite, dpi >= 10, dpi <= 1200 else {
+            throw BookRenderError(.invalidOptions, "the PNG resolution must be between 10 and 1200 dpi, not \(dpi)")
+        }
+        self.book = book; self.folder = folder; self.settings = try settings.checked()
+        refresher = PageRefresher(dpi: dpi, workers: settings.workers)
+    }
+
+    /// The folders whose changes can change the pages: the book's own (its file, pictures and
+    /// fonts) and bookrender's templates (themes, token files, profiles).
+    public func watchedFolders() throws(BookRenderError) -> [URL] {
+        let resources = try BookRenderError.wrap { try settings.resources() }
+        return [book.deletingLastPathComponent(), resources.templates]
+    }
+
+    /// Waits until files in `watchedFolders()` change (the PNG folder's own excepted) and returns
+    /// their paths, once an editor's save has settled. Watching starts with the first call.
+    public func waitForChanges() throws(BookRenderError) -> [String] {
+        if watcher == nil {
+            let folders = try watchedFolders()
+            do {
+                watcher = try FolderWatcher(folders: folders, ignoring: [folder])
+            } catch {
+                throw BookRenderError(.unwritableOutput, "\(error)")
+            }
+        }
+        while true {
+            let changed = watcher!.nextChanges()
+            if !changed.isEmpty { return changed }
+        }
+    }
+
+    /// Opens the book again, lays it out and writes the pages whose pixels changed since the last
+    /// refresh (every page, the first time). A book that cannot be read throws and leaves the
+    /// folder as it was.
+    public func refresh() throws(BookRenderError) -> Refresh {
+        let clock = StageClock()
+        let document = try BookDocument.open(book, settings: settings)
+        var paths = OutputPaths()
+        paths.input(book, as: "the book")
+        paths.pageSet(in: folder, showing: nil)
+        let (resolved, resources) = try document.resolveWithResources()
+        for asset in resolved.allAssets { if let url = asset.file { paths.input(url, as: asset.origin) } }
+        try paths.verify()
+        return try BookRenderError.wrap {
+            let tree = BookLayouter(typesetter: try document.typesetter(resolved, resources), textThreads: settings.workers).layout(resolved)
+            let outcome = try refresher.refresh(tree, into: folder)
+            let warnings = document.loadWarnings + tree.findings.map(Diagnostic.init)
+            return Refresh(written: outcome.written, removed: outcome.removed, pageCount: outcome.pageCount,
+                           seconds: clock.elapsed, warnings: warnings)
+        }
+    }
+}
