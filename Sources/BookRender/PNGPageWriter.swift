@@ -8,6 +8,8 @@ import BookBase
 public struct PNGPageWriter: Sendable {
     public var dpi: Double
     public var spreads: Bool
+    /// Called after each page's file is written (not a spread's), on the writing thread.
+    public var pageWritten: (@Sendable () -> Void)?
 
     public init(dpi: Double = 150, spreads: Bool = false) { self.dpi = dpi; self.spreads = spreads }
 
@@ -55,6 +57,7 @@ public struct PNGPageWriter: Sendable {
             let url = directory.appendingPathComponent(PageFileName.page(page.number))
             try AtomicOutput.write(to: url) { tmp in try PNGWriter.write(surface: surface, to: tmp.path, as: url.path, dpi: dpi) }
             written.append(url)
+            pageWritten?()
 
             guard spreads else { continue }
             if page.side == .left {

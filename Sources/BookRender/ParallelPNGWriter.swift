@@ -16,6 +16,8 @@ public struct ParallelPNGWriter: Sendable {
     public var dpi: Double
     public var spreads: Bool
     public var workers: Int
+    /// Called after each page's file is written, on the thread that wrote it.
+    public var pageWritten: (@Sendable () -> Void)?
 
     public init(dpi: Double = 150, spreads: Bool = false, workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.dpi = dpi; self.spreads = spreads; self.workers = max(1, workers)
@@ -33,7 +35,7 @@ public struct ParallelPNGWriter: Sendable {
         let shared = tree.prepareGlyphRuns() ? SharedTree(tree) : nil
         let results = Mutex<[(pair: Int, order: Int, url: URL)]>([])
         let failure = Mutex<Error?>(nil)
-        let writer = PNGPageWriter(dpi: dpi, spreads: spreads)
+        let writer = { var w = PNGPageWriter(dpi: dpi, spreads: spreads); w.pageWritten = pageWritten; return w }()
         DispatchQueue.concurrentPerform(iterations: min(workers, pairs.count)) { _ in
             do {
                 let tree = try shared?.tree ?? relayout()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import BookBase
 import BookModel
 import BookResolve
@@ -50,6 +51,7 @@ extension BookDocument {
                 selected = nil
                 let document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: resolved.book.title,
                                            author: resolved.book.author, created: resolved.book.created)
+                var drawn = 0
                 tree = try PrintPDF.write(to: pdf, document: document, threads: settings.workers) { drawPage in
                     var layouter = BookLayouter(typesetter: try typesetter(resolved, resources), textThreads: settings.workers)
                     // Without PNGs to draw afterwards, a drawn page's text need not stay in memory.
@@ -57,6 +59,8 @@ extension BookDocument {
                     let tree = try layouter.layout(resolved) { page in
                         for box in page.textBoxes { fonts.formUnion(box.layout.fontFiles) }
                         try drawPage(page)
+                        drawn += 1
+                        options.progress?(ExportProgress(stage: .pdf, done: drawn, total: nil))
                     }
                     try refuseUnderStrict(tree)
                     return tree
@@ -80,6 +84,8 @@ extension BookDocument {
                     }
                     try AtomicOutput.makeFolder(pdf.deletingLastPathComponent())
                     try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile, threads: settings.workers)
+                    let count = selected?.count ?? tree.pages.count
+                    options.progress?(ExportProgress(stage: .pdf, done: count, total: count))
                     timings.append(.init(stage: "pdf", seconds: clock.elapsed))
                 }
             }
@@ -87,12 +93,27 @@ extension BookDocument {
             var pngFiles: [URL] = []
             if let png = options.png {
                 clock = StageClock()
+                let pageCount = selected?.count ?? tree.pages.count
+                let pagesWritten = Atomic<Int>(0), reports = Mutex<Void>(())
+                let progress = options.progress
+                let pageWritten: @Sendable () -> Void = {
+                    guard let progress else { return }
+                    // Counted and reported under one lock, so the counts arrive in order.
+                    reports.withLock { _ in
+                        let done = pagesWritten.wrappingAdd(1, ordering: .relaxed).newValue
+                        progress(ExportProgress(stage: .png, done: done, total: pageCount))
+                    }
+                }
                 pngFiles = try PageSetOutput.write(into: png.folder, pages: selected) { staging in
                     if settings.workers == 1 {
-                        return try PNGPageWriter(dpi: png.dpi, spreads: png.spreads).write(tree, to: staging, pages: selected)
+                        var writer = PNGPageWriter(dpi: png.dpi, spreads: png.spreads)
+                        writer.pageWritten = pageWritten
+                        return try writer.write(tree, to: staging, pages: selected)
                     }
+                    var writer = ParallelPNGWriter(dpi: png.dpi, spreads: png.spreads, workers: settings.workers)
+                    writer.pageWritten = pageWritten
                     // Only for a book with a text Pango must draw: each worker lays it out again, on one thread.
-                    return try ParallelPNGWriter(dpi: png.dpi, spreads: png.spreads, workers: settings.workers)
+                    return try writer
                         .write(tree, to: staging, pages: selected) {
                             BookLayouter(typesetter: try typesetter(resolved, resources), textThreads: 1).layout(resolved)
                         }

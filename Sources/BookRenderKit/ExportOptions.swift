@@ -17,6 +17,8 @@ public struct ExportOptions: Sendable {
     /// Keep the laid-out page tree in the report (`ExportReport.pageTree`), for programs that
     /// inspect the layout after drawing it.
     public var keepPageTree: Bool
+    /// Called as pages are finished (see `ExportProgress`); never with the same count twice.
+    public var progress: (@Sendable (ExportProgress) -> Void)?
 
     public struct PNGOptions: Sendable {
         public var folder: URL

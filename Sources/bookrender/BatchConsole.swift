@@ -45,7 +45,9 @@ public final class BatchConsole: @unchecked Sendable {
 
     private func draw(_ event: BatchEvent) {
         switch event {
-        case .started: return
+        case .started:
+            started = Date()
+            return
         case .jobStarted(let job):
             running.append(job.id)
             line(finished: counts.done + counts.skipped + counts.failed, total: nil)
@@ -65,13 +67,21 @@ public final class BatchConsole: @unchecked Sendable {
     }
 
     private var total = 0
+    private var started = Date()
     private func line(finished: Int, total: Int?) {
         if let total { self.total = total }
         let width = 30
         let filled = self.total > 0 ? width * finished / self.total : 0
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let current = running.first.map { "  \($0)" } ?? ""
-        write("\r\u{1B}[K[\(bar)] \(finished)/\(self.total)  ✓\(counts.done) =\(counts.skipped) ✗\(counts.failed)\(current)")
+        // The rate counts books rendered or failed; a skipped book costs next to nothing.
+        let worked = counts.done + counts.failed
+        let elapsed = Date().timeIntervalSince(started)
+        var eta = ""
+        if worked > 0, elapsed > 0.2, finished < self.total {
+            eta = "  about \(ProgressLine.duration(Double(self.total - finished) * elapsed / Double(worked))) left"
+        }
+        write("\r\u{1B}[K[\(bar)] \(finished)/\(self.total)  ✓\(counts.done) =\(counts.skipped) ✗\(counts.failed)\(eta)\(current)")
     }
 
     private func write(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }

@@ -48,6 +48,11 @@ struct Export: ParsableCommand {
 
     @OptionGroup(title: "With --fill-missing") var illustrate: IllustrateFlags
 
+    @Flag(name: .long, help: "Print progress and the outcome as JSON Lines on stdout (events progress, warning, done, error).")
+    var events = false
+
+    @OptionGroup(title: "Output") var level: OutputLevel
+
     @OptionGroup(title: "Limits") var limits: LimitFlags
 
     func validate() throws {
@@ -60,24 +65,39 @@ struct Export: ParsableCommand {
     func run() throws {
         let settings = RenderSettings(theme: theme, profile: profile, strict: strict, workers: workers,
                                       limits: limits.limits)
-        let options = ExportOptions(pdf: URL(fileURLWithPath: output),
+        var options = ExportOptions(pdf: URL(fileURLWithPath: output),
                                     png: png.map { .init(folder: URL(fileURLWithPath: $0), dpi: dpi, spreads: spreads) },
                                     pages: pages?.ranges, force: force, report: report.map { URL(fileURLWithPath: $0) },
                                     keepPageTree: true)
+        let progressLine = ProgressLine(enabled: !level.quiet && isatty(STDERR_FILENO) == 1)
+        let eventLines = events ? EventLines() : nil
+        options.progress = { p in
+            progressLine.update(p.stage == .png ? "png pages" : "pdf pages", done: p.done, total: p.total)
+            eventLines?.emit("progress", ["stage": p.stage.rawValue, "done": p.done, "total": p.total])
+        }
         do throws(BookRenderError) {
             let file = fillMissing ? try illustrate.fill(book) : URL(fileURLWithPath: book)
             let result = try BookDocument.open(file, settings: settings).export(options)
+            progressLine.clear()
             for finding in result.findings {
                 Console.error(finding.stage == .preflight ? "preflight \(finding)" : "\(finding)")
+                eventLines?.emit("warning", ["message": "\(finding)", "kind": finding.kind, "pages": finding.pages, "jsonPath": finding.jsonPath])
+            }
+            if level.verbose {
+                for t in result.timings { Console.error(String(format: "  %@ %.3f s", t.stage, t.seconds)) }
             }
             var summary = "wrote \(output) (\(result.writtenPages.count) pages)"
             if let png { summary += ", \(result.pngFiles.count) PNG files in \(png) at \(Int(dpi)) dpi" }
             if !result.placeholders.isEmpty { summary += "; \(result.placeholders.count) placeholder(s)" }
-            Console.error(summary)
+            if !level.quiet { Console.error(summary) }
+            eventLines?.emit("done", ["pdf": output, "pages": result.writtenPages.count, "pngFiles": result.pngFiles.count,
+                                      "placeholders": result.placeholders.count])
             // The page tree holds every Pango line and glyph of the book: freeing it piece by piece
             // gives nothing back to a process about to end.
             LeftToExit.keep(result)
         } catch {
+            progressLine.clear()
+            eventLines?.emit("error", ["message": error.message, "exitCode": Int(error.exitCode)])
             if let report, error.kind != .unwritableOutput {
                 try? ExportOutcome(error: error).write(to: URL(fileURLWithPath: report), sparing: [URL(fileURLWithPath: book)],
                                                        replacingReadOnly: force)

@@ -128,13 +128,17 @@ struct IllustrateFlags: ParsableArguments {
                                         apiKey: name.keyVariable.flatMap { env[$0] } ?? "", timeout: timeout)
         let cacheDir = cache.map { URL(fileURLWithPath: $0) } ?? IllustrationCache.defaultDirectory()
         var retry = RetryPolicy(maxWait: maxWait)
+        // On a terminal, a line of pictures done and left; the events go on to `events` as they come.
+        let progress = ProgressLine(), pictures = PictureProgress(progress)
+        defer { progress.clear() }
         // Lets tests and the benchmark exercise backoff without waiting seconds.
         if let base = env["BOOKRENDER_RETRY_BASE"].flatMap(Double.init) { retry.baseDelay = base }
         var opts = IllustrateOptions(provider: settings, concurrency: concurrency, maxImages: maxImages,
                                      resolution: IllustrationResolution(rawValue: resolution)!, dryRun: dryRun,
                                      cache: IllustrationCache(directory: cacheDir), retry: retry,
                                      noReference: noReference, lockWait: lockWait,
-                                     log: { Console.error($0) }, output: { Console.out($0) }, events: events)
+                                     log: { progress.clear(); Console.error($0) }, output: { Console.out($0) },
+                                     events: { picture in pictures.note(picture); events?(picture) })
         opts.draft = draft
         opts.draftModel = draftModel
         return try Illustration.run(bookAt: URL(fileURLWithPath: book), options: opts).bookFile
