@@ -109,7 +109,8 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
             parts.append(physicalPages.count == 1 ? "page \(physicalPages[0])" :
                 "pages \(physicalPages.first!)–\(physicalPages.last!)")
         }
-        if let s = sourcePage { parts.append("$.pages[\(s)]") }
+        // A message that starts with a path inside the entry names the place already.
+        if let s = sourcePage, !message.hasPrefix("$.pages[\(s)]") { parts.append("$.pages[\(s)]") }
         return (parts + [message]).joined(separator: ": ")
     }
 }

@@ -87,7 +87,8 @@ public struct Resolver {
                 return .asset(asset)
             case .missing(let path):
                 findings.append(Finding(options.strict ? .error : .warning, .missingImage, sourcePage: sourcePage,
-                                        "\(jsonPath): image file \"\(path)\" not found in \(folder.path); drawing a placeholder"))
+                                        "\(jsonPath): image file \"\(path)\" not found in \(folder.path)"
+                                            + (options.strict ? "" : "; drawing a placeholder")))
                 return .placeholder(reason: "missing file \(path)")
             }
         }

@@ -82,12 +82,25 @@ struct Batch: ParsableCommand {
         let console = BatchConsole(style: events ? .jsonLines : BatchConsole.defaultStyle)
         let result = BatchRunner(runner: JobRunner(executable: executable, timeout: timeout), jobs: jobs)
             .run(list, shard: part) { console.handle($0) }
+        var summaryFailed = false
         if let summary {
-            do throws(BookRenderError) { try JSONOutput.write(result, to: URL(fileURLWithPath: summary)) } catch {
+            let url = URL(fileURLWithPath: summary)
+            do throws(BookRenderError) {
+                // The folder is made as for any output: a scheduler's array starts with none.
+                do {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                } catch {
+                    throw BookRenderError(.unwritableOutput, "cannot make the folder \(url.deletingLastPathComponent().path): \(error.localizedDescription)")
+                }
+                try JSONOutput.write(result, to: url)
+            } catch {
+                summaryFailed = true
                 Console.error("error: cannot write the summary \(summary): \(error.message)")
             }
         }
         Console.error(result.text)
         if result.failed > 0 { throw ExitCode(1) }
+        // Whoever asked for the summary reads it to know what happened: without it the run failed.
+        if summaryFailed { throw ExitCode(73) }
     }
 }

@@ -34,6 +34,8 @@ public final class BatchConsole: @unchecked Sendable {
             if let p = r.pages { object["pages"] = p }
             if let e = r.error { object["error"] = e }
             if let c = r.exitCode { object["exitCode"] = Int(c) }
+            if let p = r.placeholders { object["placeholders"] = p }
+            if let w = r.warnings { object["warnings"] = w }
         case .finished(let s):
             guard let data = try? JSONSerialization.jsonObject(with: s.json(pretty: false)) as? [String: Any] else { return }
             object = data
@@ -60,6 +62,7 @@ public final class BatchConsole: @unchecked Sendable {
                 counts.failed += 1
                 write("\r\u{1B}[K✗ \(r.id): \(r.error ?? "failed")\n")
             }
+            if let p = r.placeholders, p > 0 { write("\r\u{1B}[K! \(r.id): \(p) placeholder(s)\n") }
             line(finished: finished, total: total)
         case .finished:
             write("\r\u{1B}[K")

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import BookBase
 import BookConfig
 
 /// Something that happened in a batch, as one JSON Lines record or a progress-bar step.
@@ -64,10 +65,15 @@ public struct BatchRunner: Sendable {
 
     static func runOne(_ job: BatchJob, runner: JobRunner, fingerprinter: Fingerprinter, resources: ResourceLocator?) -> JobResult {
         let start = Date()
+        // A job killed in an earlier run (SIGKILL, a scheduler's cancel) could not remove its
+        // temporaries; left, they would pile up run after run.
+        TemporaryFiles.Leftovers.removeStale(writing: [URL(fileURLWithPath: job.output)]
+                                             + (job.options.png.map { [URL(fileURLWithPath: $0)] } ?? []))
         let fingerprint = fingerprinter.fingerprint(job, arguments: runner.exportArguments(job), resources: resources)
         if let state = JobState.isCurrent(output: job.output, fingerprint: fingerprint) {
             return JobResult(id: job.id, input: job.input, output: job.output, status: .skipped, pages: state.pages,
-                             seconds: Date().timeIntervalSince(start), error: nil, exitCode: nil)
+                             seconds: Date().timeIntervalSince(start), error: nil, exitCode: nil,
+                             placeholders: state.placeholders, warnings: state.warnings)
         }
         // A stale state must not vouch for whatever the export leaves behind if it fails.
         unlink(JobState.url(for: job.output).path)
@@ -76,7 +82,8 @@ public struct BatchRunner: Sendable {
         if result.status == .done, let fingerprint,
            let size = (try? FileManager.default.attributesOfItem(atPath: job.output))?[.size] as? Int {
             do {
-                try JobState(fingerprint: fingerprint, pages: result.pages, outputBytes: size).write(for: job.output)
+                try JobState(fingerprint: fingerprint, pages: result.pages, outputBytes: size,
+                             placeholders: result.placeholders, warnings: result.warnings).write(for: job.output)
             } catch {
                 result.error = "rendered, but \(error); the next run will render it again"
             }
@@ -93,6 +100,8 @@ public struct BatchSummary: Codable, Sendable {
     public var skipped: Int
     public var failed: Int
     public var pages: Int
+    /// Placeholders drawn in the books rendered or up to date.
+    public var placeholders: Int
     public var seconds: Double
     public var jobs: [JobResult]
 
@@ -105,6 +114,7 @@ public struct BatchSummary: Codable, Sendable {
         skipped = jobs.filter { $0.status == .skipped }.count
         failed = jobs.filter { $0.status == .failed }.count
         pages = jobs.filter { $0.status == .done }.compactMap(\.pages).reduce(0, +)
+        placeholders = jobs.compactMap(\.placeholders).reduce(0, +)
     }
 
     public func json(pretty: Bool) -> Data {
@@ -116,12 +126,17 @@ public struct BatchSummary: Codable, Sendable {
     /// For people: one line per job that did not simply succeed, then the totals.
     public var text: String {
         var lines: [String] = []
-        for j in jobs where j.status == .failed {
-            lines.append("FAILED  \(j.id) (\(j.input)): \(j.error ?? "unknown error")")
+        for j in jobs {
+            if j.status == .failed {
+                lines.append("FAILED  \(j.id) (\(j.input)): \(j.error ?? "unknown error")")
+            } else if let count = j.placeholders, count > 0 {
+                lines.append("WARNING \(j.id) (\(j.input)): \(count) placeholder(s); \(j.warnings?.first ?? "")")
+            }
         }
         let rate = seconds > 0 ? Double(pages) / seconds : 0
         lines.append(String(format: "%d job(s) in shard %@: %d rendered (%d pages), %d up to date, %d failed; %.1f s, %.1f pages/s",
-                            jobs.count, shard, done, pages, skipped, failed, seconds, rate))
+                            jobs.count, shard, done, pages, skipped, failed, seconds, rate)
+                     + (placeholders > 0 ? "; \(placeholders) placeholder(s)" : ""))
         return lines.joined(separator: "\n")
     }
 }

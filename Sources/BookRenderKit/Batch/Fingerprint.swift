@@ -85,6 +85,9 @@ public struct JobState: Codable, Sendable, Equatable {
     public var fingerprint: String
     public var pages: Int?
     public var outputBytes: Int
+    /// What the export that wrote the PDF warned of, so a skipped job still reports it.
+    public var placeholders: Int?
+    public var warnings: [String]?
 
     public static func url(for output: String) -> URL {
         let url = URL(fileURLWithPath: output)

@@ -14,6 +14,11 @@ public struct JobResult: Codable, Sendable, Equatable {
     /// The export's error as it reported it, or why it could not be started or finished.
     public var error: String?
     public var exitCode: Int32?
+    /// Pictures drawn as placeholders (a missing or not yet generated illustration); nil when the
+    /// job did not render. A job with placeholders is done: `strict` in its options makes it fail.
+    public var placeholders: Int?
+    /// The export's warnings, each naming its page and place in the book.
+    public var warnings: [String]?
 }
 
 /// Runs one job as a child process of the same binary (`bookrender export …`).
@@ -93,9 +98,12 @@ public struct JobRunner: Sendable {
                 : "the export crashed (signal \(p.terminationStatus)); run `bookrender export \(job.input)` alone to see why"
         } else if p.terminationStatus != 0 {
             result.error = outcome?.error?.message ?? "exit \(p.terminationStatus) without a report"
-        } else if let pages = outcome?.report?.pageCount {
+        } else if let report = outcome?.report {
             result.status = .done
-            result.pages = pages
+            result.pages = report.pageCount
+            result.placeholders = report.placeholders.count
+            let warnings = report.findings.filter { $0.severity != .error }.map(\.description)
+            result.warnings = warnings.isEmpty ? nil : warnings
         } else {
             result.error = "the export succeeded but wrote no report"
         }

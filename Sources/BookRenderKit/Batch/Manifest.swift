@@ -33,6 +33,7 @@ public enum Manifest {
             jobs.append(BatchJob(id: "line \(n + 1)", index: jobs.count, input: absolute(line.input, base),
                                  output: absolute(line.output, base), profile: line.profile, options: options))
         }
+        try refuseSharedOutputs(jobs)
         return jobs
     }
 
@@ -63,11 +64,22 @@ public enum Manifest {
             jobs.append(BatchJob(id: isDir.boolValue ? name + "/book.json" : name, index: jobs.count, input: input.path,
                                  output: outputFolder.appendingPathComponent(stem + ".pdf").path, profile: profile, options: o))
         }
-        let outputs = Dictionary(grouping: jobs, by: \.output).filter { $0.value.count > 1 }
-        if let clash = outputs.first {
-            throw BatchError("\(clash.value.map(\.id).joined(separator: " and ")) would both write \(clash.key); rename one")
-        }
+        try refuseSharedOutputs(jobs)
         return jobs
+    }
+
+    /// Two jobs writing one PDF or one PNG folder would overwrite each other, and the second
+    /// would be skipped as up to date on the next run.
+    static func refuseSharedOutputs(_ jobs: [BatchJob]) throws {
+        var writers: [String: [BatchJob]] = [:]
+        for job in jobs {
+            for output in [job.output] + (job.options.png.map { [$0] } ?? []) {
+                writers[URL(fileURLWithPath: output).standardizedFileURL.path, default: []].append(job)
+            }
+        }
+        if let clash = writers.filter({ $0.value.count > 1 }).min(by: { $0.value[0].index < $1.value[0].index }) {
+            throw BatchError("\(clash.value.map(\.id).joined(separator: " and ")) would both write \(clash.key); give each its own output")
+        }
     }
 
     static func absolute(_ path: String, _ base: URL) -> String {
