@@ -66,4 +66,30 @@ import BookTestSupport
         let state = (try? String(contentsOfFile: "/proc/\(job)/stat", encoding: .utf8))?.split(separator: ")").last?.dropFirst().first
         #expect(state == nil || state == "Z", "the job is still running")
     }
+
+    /// A container's command runs as PID 1, for which the kernel drops every signal the process
+    /// has no handler for: bookrender must still stop on SIGTERM (what Kubernetes sends), not run
+    /// on until the grace period's SIGKILL.
+    @Test(.enabled(if: getuid() == 0, "a PID namespace needs root"))
+    func asPIDOneABatchStillStopsOnSIGTERM() throws {
+        let (dir, manifest, out) = try longJob()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        p.arguments = ["--fork", "--pid", "--mount-proc", try Repository.binary.path, "batch", manifest.path, "--jobs", "1"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        _ = try #require(jobWriting(in: [out], of: p), "the job never wrote a temporary")
+        // unshare's child is the batch, PID 1 in its namespace.
+        let children = (try? String(contentsOfFile: "/proc/\(p.processIdentifier)/task/\(p.processIdentifier)/children", encoding: .utf8)) ?? ""
+        let batch = try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
+        let status = try String(contentsOfFile: "/proc/\(batch)/status", encoding: .utf8)
+        #expect(status.split(separator: "\n").contains { $0.hasPrefix("NSpid:") && $0.hasSuffix("\t1") }, "not PID 1: \(status)")
+        kill(batch, SIGTERM)
+        p.waitUntilExit()
+        // Stopped, not finished: the long job's PDF was never written, and nothing is left half-written.
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("book.pdf").path), "the batch ran on to the end")
+        #expect(OutputFixtures.temporaries(in: [out, out.appendingPathComponent("pages")]) == [])
+    }
 }
