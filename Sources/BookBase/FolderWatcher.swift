@@ -1,22 +1,30 @@
 import Foundation
 
-/// Tells when files under some folders change, through Linux's inotify: every folder below the
-/// ones given is watched, folders made later included. Editors save in several steps (a backup,
+/// Tells when files in some folders change, through Linux's inotify; a folder watched with all
+/// below it has the folders made in it later watched too. Editors save in several steps (a backup,
 /// a new file renamed over the old, a swap file), so changes are gathered until the folders have
 /// been quiet for a moment and handed over together, once per save.
 public final class FolderWatcher {
     private let fd: Int32
     private var folders: [Int32: String] = [:]
+    private var recursiveFolders: Set<Int32> = []
+    private var watched: Set<String> { Set(folders.values) }
     private let ignored: [String]
 
     /// `ignoring`: folders whose changes do not count (the output folder, when it lies inside a
     /// watched one).
-    public init(folders roots: [URL], ignoring: [URL] = []) throws {
+    public init(ignoring: [URL] = []) throws {
         fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { throw OutputError("cannot watch for changes: \(OutputError.systemReason())") }
         ignored = ignoring.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
-        for root in Set(roots.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }).sorted() {
-            try add(root)
+    }
+
+    /// Watches `folders` too (those inside them as well, when `recursive`); a folder already
+    /// watched is left as it is, and one that does not exist is skipped.
+    public func watch(_ folders: [URL], recursive: Bool) throws {
+        for folder in Set(folders.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }).sorted()
+        where !watched.contains(folder) && FileManager.default.fileExists(atPath: folder) {
+            try add(folder, recursive: recursive)
         }
     }
 
@@ -40,17 +48,19 @@ public final class FolderWatcher {
         }
     }
 
-    private func add(_ folder: String) throws {
+    private func add(_ folder: String, recursive: Bool) throws {
         guard !isIgnored(folder) else { return }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR)
         let wd = inotify_add_watch(fd, folder, mask)
         guard wd >= 0 else { throw OutputError("cannot watch \(folder) for changes: \(OutputError.systemReason())") }
         folders[wd] = folder
+        guard recursive else { return }
+        recursiveFolders.insert(wd)
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         for name in entries.sorted() where !name.hasPrefix(".") {
             let path = folder + "/" + name
             var info = stat()
-            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { try add(path) }
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { try add(path, recursive: true) }
         }
     }
 
@@ -74,7 +84,9 @@ public final class FolderWatcher {
                 guard let folder = folders[event.wd], !name.isEmpty else { continue }
                 let path = folder + "/" + name
                 if event.mask & UInt32(IN_ISDIR) != 0 {
-                    if event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, !name.hasPrefix(".") { try? add(path) }
+                    if event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, !name.hasPrefix("."), recursiveFolders.contains(event.wd) {
+                        try? add(path, recursive: true)
+                    }
                     continue
                 }
                 // Editors' swap, backup and probe files are not the book's.

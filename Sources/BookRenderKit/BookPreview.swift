@@ -33,23 +33,31 @@ public final class BookPreview {
         refresher = PageRefresher(dpi: dpi, workers: settings.workers)
     }
 
-    /// The folders whose changes can change the pages: the book's own (its file, pictures and
-    /// fonts) and bookrender's templates (themes, token files, profiles).
-    public func watchedFolders() throws(BookRenderError) -> [URL] {
-        let resources = try BookRenderError.wrap { try settings.resources() }
-        return [book.deletingLastPathComponent(), resources.templates]
-    }
+    /// Where the last refresh read from: the book's folder, its `fonts/`, and each picture's folder.
+    private var inputFolders: [URL] = []
 
-    /// Waits until files in `watchedFolders()` change (the PNG folder's own excepted) and returns
-    /// their paths, once an editor's save has settled. Watching starts with the first call.
+    /// Waits until the book, a picture, a font of the book or bookrender's templates (themes,
+    /// token files, profiles) change, and returns the changed files' paths once an editor's save
+    /// has settled. Only the folders the book reads from and those just inside its folder are
+    /// watched, never all below it (it may be someone's home); the PNG folder's changes do not count.
     public func waitForChanges() throws(BookRenderError) -> [String] {
-        if watcher == nil {
-            let folders = try watchedFolders()
-            do {
-                watcher = try FolderWatcher(folders: folders, ignoring: [folder])
-            } catch {
-                throw BookRenderError(.unwritableOutput, "\(error)")
+        do {
+            if watcher == nil {
+                let templates = try settings.resources().templates
+                let created = try FolderWatcher(ignoring: [folder])
+                try created.watch([templates], recursive: true)
+                watcher = created
             }
+            let bookFolder = book.deletingLastPathComponent()
+            // The folders just inside the book's too: a picture the book names may not exist yet.
+            let inside = ((try? FileManager.default.contentsOfDirectory(at: bookFolder, includingPropertiesForKeys: [.isDirectoryKey])) ?? [])
+                .filter { !$0.lastPathComponent.hasPrefix(".") && (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
+            try watcher!.watch([bookFolder] + inside + inputFolders, recursive: false)
+            try watcher!.watch([bookFolder.appendingPathComponent("fonts")], recursive: true)
+        } catch let error as BookRenderError {
+            throw error
+        } catch {
+            throw BookRenderError(.unwritableOutput, "\(error)")
         }
         while true {
             let changed = watcher!.nextChanges()
@@ -69,6 +77,7 @@ public final class BookPreview {
         let (resolved, resources) = try document.resolveWithResources()
         for asset in resolved.allAssets { if let url = asset.file { paths.input(url, as: asset.origin) } }
         try paths.verify()
+        inputFolders = Array(Set(resolved.allAssets.compactMap { $0.file?.deletingLastPathComponent() }))
         return try BookRenderError.wrap {
             let tree = BookLayouter(typesetter: try document.typesetter(resolved, resources), textThreads: settings.workers).layout(resolved)
             let outcome = try refresher.refresh(tree, into: folder)

@@ -62,6 +62,24 @@ import BookTestSupport
             #expect(report.contains("redrew page \(number) of"), "\(report)")
         }
 
+        // A picture saved over: the pages showing it, and only those.
+        let images = folder.appendingPathComponent("images")
+        let pictures = try FileManager.default.contentsOfDirectory(atPath: images.path).filter { $0.hasSuffix(".jpg") }.sorted()
+        let beforePicture = try FileManager.default.contentsOfDirectory(atPath: pages.path).sorted().map { name in
+            (name, try FileManager.default.attributesOfItem(atPath: pages.appendingPathComponent(name).path)[.modificationDate] as! Date)
+        }
+        try FileManager.default.copyItem(at: images.appendingPathComponent(pictures[2]), to: images.appendingPathComponent("new.tmp"))
+        #expect(rename(images.appendingPathComponent("new.tmp").path, images.appendingPathComponent(pictures[1]).path) == 0)
+        try #require(waitForLines(3), "the picture's change was not seen: \((try? String(contentsOf: err, encoding: .utf8)) ?? "")")
+        let pictureReport = lines()[2]
+        #expect(pictureReport.hasPrefix("images/\(pictures[1]) changed: redrew page"), "\(pictureReport)")
+        let afterPicture = try FileManager.default.contentsOfDirectory(atPath: pages.path).sorted().map { name in
+            (name, try FileManager.default.attributesOfItem(atPath: pages.appendingPathComponent(name).path)[.modificationDate] as! Date)
+        }
+        let redrawn = zip(beforePicture, afterPicture).filter { $0.1 != $1.1 }.compactMap { Int($0.0.0.dropFirst(5).prefix(3)) }
+        #expect(!redrawn.isEmpty && redrawn.count < afterPicture.count, "\(redrawn)")
+        #expect(pictureReport.contains(redrawn.count == 1 ? "redrew page \(redrawn[0]) of" : "redrew pages \(redrawn[0])"), "\(pictureReport)")
+
         // A broken save is reported and the pages stay; the watch goes on.
         try Data("{\"title\": ".utf8).write(to: book)
         let deadline = Date().addingTimeInterval(120)
