@@ -49,7 +49,7 @@ extension BookDocument {
                 try AtomicOutput.makeFolder(pdf.deletingLastPathComponent())
                 selected = nil
                 let document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: resolved.book.title,
-                                           author: resolved.book.author, created: resolved.book.created)
+                                           author: resolved.book.author, created: resolved.book.created, tagged: options.tagged)
                 tree = try PrintPDF.write(to: pdf, document: document, threads: settings.workers) { drawPage in
                     var layouter = BookLayouter(typesetter: try typesetter(resolved, resources), textThreads: settings.workers)
                     // Without PNGs to draw afterwards, a drawn page's text need not stay in memory.
@@ -79,7 +79,7 @@ extension BookDocument {
                         }
                     }
                     try AtomicOutput.makeFolder(pdf.deletingLastPathComponent())
-                    try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile, threads: settings.workers)
+                    try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile, tagged: options.tagged, threads: settings.workers)
                     timings.append(.init(stage: "pdf", seconds: clock.elapsed))
                 }
             }

@@ -17,6 +17,9 @@ public struct ExportOptions: Sendable {
     /// Keep the laid-out page tree in the report (`ExportReport.pageTree`), for programs that
     /// inspect the layout after drawing it.
     public var keepPageTree: Bool
+    /// A tagged PDF: its logical structure (headings, paragraphs, figures with their alternate
+    /// text) for screen readers and reflow. Off only for a workflow that cannot take the tags.
+    public var tagged = true
 
     public struct PNGOptions: Sendable {
         public var folder: URL

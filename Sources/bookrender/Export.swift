@@ -22,6 +22,9 @@ struct Export: ParsableCommand {
     @Flag(name: .long, help: "With --png, also write facing-page previews (spread-NNN-NNN.png).")
     var spreads = false
 
+    @Flag(name: .customLong("no-tags"), help: "Write the PDF without its structure tags (headings, paragraphs, figures' alternate text), for a workflow that cannot take them.")
+    var noTags = false
+
     @Option(name: .long, help: "Only these physical pages, e.g. 3-7 or 1,4-6; not with a printer's profile (kdp, lulu, ingramspark), which takes whole books.")
     var pages: PageSelection?
 
@@ -60,10 +63,11 @@ struct Export: ParsableCommand {
     func run() throws {
         let settings = RenderSettings(theme: theme, profile: profile, strict: strict, workers: workers,
                                       limits: limits.limits)
-        let options = ExportOptions(pdf: URL(fileURLWithPath: output),
+        var options = ExportOptions(pdf: URL(fileURLWithPath: output),
                                     png: png.map { .init(folder: URL(fileURLWithPath: $0), dpi: dpi, spreads: spreads) },
                                     pages: pages?.ranges, force: force, report: report.map { URL(fileURLWithPath: $0) },
                                     keepPageTree: true)
+        options.tagged = !noTags
         do throws(BookRenderError) {
             let file = fillMissing ? try illustrate.fill(book) : URL(fileURLWithPath: book)
             let result = try BookDocument.open(file, settings: settings).export(options)
