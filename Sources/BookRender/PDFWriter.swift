@@ -62,7 +62,7 @@ public struct PDFDocument: Sendable {
         self.tagged = tagged
     }
 
-    init(_ tree: PageTree, tagged: Bool) {
+    init(_ tree: PageTree, tagged: Bool = true) {
         self.init(trim: tree.trim, geometry: tree.geometry, title: tree.title, author: tree.author, created: tree.created,
                   tagged: tagged)
     }
