@@ -116,9 +116,12 @@ final class LayoutContext {
     }
 
     /// A whole layout placed with its first line's top at `origin.y`.
-    func textBox(_ layout: TextLayout, x: Double, y: Double, width: Double, color: Color? = nil) -> TextBox {
-        TextBox(layout: layout, lines: 0..<layout.lines.count,
-                frame: Rect(x: x, y: y, width: width, height: layout.height), color: color ?? palette.ink)
+    func textBox(_ layout: TextLayout, x: Double, y: Double, width: Double, color: Color? = nil,
+                 structure: TextStructure = .paragraph) -> TextBox {
+        var box = TextBox(layout: layout, lines: 0..<layout.lines.count,
+                          frame: Rect(x: x, y: y, width: width, height: layout.height), color: color ?? palette.ink)
+        box.structure = structure
+        return box
     }
 
     // MARK: Folios
@@ -132,7 +135,7 @@ final class LayoutContext {
         // Centred in the bottom margin, but never below the printer's safety line.
         let lowest = height - Self.folioClearance(book.profile, role: role) - layout.height
         let y = min(height - book.margins.bottom / 2 - layout.height / 2, lowest)
-        append(.text(textBox(layout, x: x, y: y, width: w, color: palette.muted)), to: index)
+        append(.text(textBox(layout, x: x, y: y, width: w, color: palette.muted, structure: .artifact)), to: index)
     }
 
     /// How far a folio's line box stays above the trim: the printer's distance, plus what a

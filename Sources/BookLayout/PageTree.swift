@@ -157,6 +157,8 @@ public struct ImageBox {
     public var clip: Rect
     public var cornerRadius: Double = 0
     public var shadow: Shadow?
+    /// What the picture shows, for readers that cannot see it (the PDF's `/Alt`).
+    public var altText: String? = nil
 
     /// Effective resolution in pixels per inch (the lower of the two axes).
     public var effectiveDPI: Double {
@@ -178,6 +180,8 @@ public struct TextBox {
     /// medallion): drawn the same, but left out of the PDF's text, so search and copy find only
     /// the book.
     public var isBookText = true
+    /// What the text is in the book's structure (the tagged PDF's element).
+    public var structure: TextStructure = .paragraph
 
     /// Top of the first line in layout coordinates: subtracted so that line sits at `frame.y`.
     public var layoutTop: Double { lines.isEmpty ? 0 : layout.lines[lines.lowerBound].top }
@@ -207,6 +211,19 @@ public struct TextBox {
             return (line.text, placed)
         }
     }
+}
+
+/// What a text is in the book's structure, for the tagged PDF and its readers.
+public enum TextStructure: Sendable {
+    /// The book's title (on the cover or title page).
+    case title
+    /// A chapter's heading.
+    case heading
+    case paragraph
+    case caption
+    /// What only dresses or numbers the page (page numbers, printer's marks, a placeholder's
+    /// caption), kept out of the structure.
+    case artifact
 }
 
 public struct Rule {

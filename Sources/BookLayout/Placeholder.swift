@@ -22,6 +22,7 @@ enum Placeholder {
         box.lines = 0..<last
         box.frame.height = room
         box.isBookText = false
+        box.structure = .artifact
         items.append(.text(box))
         ctx.pages[index].items.insert(contentsOf: items, at: position ?? ctx.pages[index].items.count)
         ctx.notePlaceholder(onPage: ctx.pages[index].number, source: ctx.pages[index].sourcePage)

@@ -70,9 +70,11 @@ enum PrintMarks {
                 for (slot, (text, alignment)) in zip(slots, parts) {
                     // One line: what does not fit its slot is left out rather than run into a mark.
                     let layout = ctx.setText(text, role: ctx.tokens.typography.pageNumber, width: slot.width, alignment: alignment)
-                    items.append(.text(TextBox(layout: layout, lines: 0..<min(1, layout.lines.count),
-                                               frame: Rect(x: slot.x, y: slot.y, width: slot.width, height: layout.height),
-                                               color: registrationBlack)))
+                    var slug = TextBox(layout: layout, lines: 0..<min(1, layout.lines.count),
+                                       frame: Rect(x: slot.x, y: slot.y, width: slot.width, height: layout.height),
+                                       color: registrationBlack)
+                    slug.structure = .artifact
+                    items.append(.text(slug))
                 }
             }
             ctx.pages[i].items += items

@@ -15,19 +15,19 @@ public enum PDFWriter {
     /// `pages`: physical page numbers to write (all when nil).
     /// `opaque`: draw without transparency (for CMYK print; see `PageDrawer`).
     /// `threads`: 1 keeps the work on this thread (pictures copied here, see `PDFSink`).
-    public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, opaque: Bool = false,
+    public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, opaque: Bool = false, tagged: Bool = true,
                              threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         try AtomicOutput.write(to: url) { tmp in
-            _ = try draw(tree, into: tmp, pages: pages, opaque: opaque, for: url, threads: threads)
+            _ = try draw(tree, into: tmp, pages: pages, opaque: opaque, tagged: tagged, for: url, threads: threads)
         }
     }
 
     /// Writes the PDF to `file` (not atomically: for a caller that finishes it in place) and
     /// returns a digest of its content (`ContentHash`), the basis of the document's `/ID`.
     /// Errors name `target`, the PDF `file` will become.
-    static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool, for target: URL,
+    static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool, tagged: Bool, for target: URL,
                      threads: Int) throws -> String {
-        let stream = try PDFPageStream(into: file, for: target, document: PDFDocument(tree), opaque: opaque, threads: threads)
+        let stream = try PDFPageStream(into: file, for: target, document: PDFDocument(tree, tagged: tagged), opaque: opaque, threads: threads)
         for page in tree.pages where pages?.contains(page.number) ?? true {
             try stream.draw(page)
         }
@@ -54,13 +54,17 @@ public struct PDFDocument: Sendable {
     public var title: String
     public var author: String?
     public var created: String?
+    /// With the logical structure (`StructureTags`): headings, paragraphs, figures, captions.
+    public var tagged: Bool
 
-    public init(trim: TrimSize, geometry: PrintGeometry, title: String, author: String?, created: String?) {
+    public init(trim: TrimSize, geometry: PrintGeometry, title: String, author: String?, created: String?, tagged: Bool = true) {
         self.trim = trim; self.geometry = geometry; self.title = title; self.author = author; self.created = created
+        self.tagged = tagged
     }
 
-    init(_ tree: PageTree) {
-        self.init(trim: tree.trim, geometry: tree.geometry, title: tree.title, author: tree.author, created: tree.created)
+    init(_ tree: PageTree, tagged: Bool = true) {
+        self.init(trim: tree.trim, geometry: tree.geometry, title: tree.title, author: tree.author, created: tree.created,
+                  tagged: tagged)
     }
 }
 
@@ -81,7 +85,7 @@ final class PDFPageStream {
         sink = try PDFSink(file, name: target, copyingOnAThread: threads > 1)
         self.document = document
         let media = document.geometry.mediaSize(trim: document.trim)
-        drawer = PageDrawer(images: PDFImageSources(sink: sink), opaque: opaque, text: text)
+        drawer = PageDrawer(images: PDFImageSources(sink: sink), opaque: opaque, text: text, tagged: document.tagged)
         surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
             let sink = Unmanaged<PDFSink>.fromOpaque(closure!).takeUnretainedValue()
             return sink.write(data!, Int(length)) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR

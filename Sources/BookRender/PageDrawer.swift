@@ -25,15 +25,20 @@ final class PageDrawer {
         case pango
     }
     private let textDrawing: TextDrawing
+    /// Marks each item with its structure element (`StructureTags`), for a tagged PDF.
+    private let tagged: Bool
 
-    init(images: ImageSources, opaque: Bool = false, text: TextDrawing) {
-        self.images = images; self.opaque = opaque; self.textDrawing = text
+    init(images: ImageSources, opaque: Bool = false, text: TextDrawing, tagged: Bool = false) {
+        self.images = images; self.opaque = opaque; self.textDrawing = text; self.tagged = tagged
     }
 
     func draw(_ page: PageNode, on cr: OpaquePointer) throws {
         backdrop = PageBackdrop()
         for item in page.items {
             defer { if case .fill = item {} else { backdrop.add(PageBackdrop.extent(of: item)) } }
+            let tag = tagged ? StructureTags.element(for: item) : nil
+            if let tag { cairo_tag_begin(cr, tag, "") }
+            defer { if let tag { cairo_tag_end(cr, tag) } }
             switch item {
             case .fill(let f): fill(f, cr)
             case .image(let box):

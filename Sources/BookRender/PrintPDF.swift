@@ -9,23 +9,24 @@ import BookLayout
 /// the target and renames, so the target is either the old file or the finished new one.
 public enum PrintPDF {
     /// `threads`: 1 keeps the drawing's work on this thread.
+    /// `tagged`: with the logical structure readers of accessible PDFs use (`StructureTags`).
     public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, profile: PrintProfile? = nil,
-                             threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
-        let plan = finishingPlan(tree, pages: pages, profile: profile)
+                             tagged: Bool = true, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        let plan = finishingPlan(tree, pages: pages, profile: profile, tagged: tagged)
         // Without transparency where the printer takes none: translucent paint mixed with the
         // paper as it is drawn, and what is left (colour emoji) flattened when finishing.
         let opaque = profile.map { !$0.allowsTransparency || $0.isCMYK } ?? false
         guard let profile, profile.isCMYK else {
             // Drawn and finished in the same temporary file: the pictures are written once.
             try AtomicOutput.write(to: url) { tmp in
-                let digest = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: opaque, for: url, threads: threads)
+                let digest = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: opaque, tagged: tagged, for: url, threads: threads)
                 try PDFFinisher.finishDrawn(tmp, as: url, plan: plan, contentDigest: digest)
             }
             return
         }
         try AtomicOutput.withTemporaryFile(for: url, suffix: "cairo.pdf") { drawn in
             try AtomicOutput.withTemporaryFile(for: url, suffix: "rgb.pdf") { finished in
-                _ = try PDFWriter.draw(tree, into: drawn, pages: pages, opaque: true, for: url, threads: threads)
+                _ = try PDFWriter.draw(tree, into: drawn, pages: pages, opaque: true, tagged: tagged, for: url, threads: threads)
                 try PDFFinisher.finish(drawn, plan: plan, to: finished)
                 try CMYKConverter.convertToPDFX1a(finished, to: url, plan: plan, maxInk: profile.maxInk)
             }
@@ -43,13 +44,14 @@ public enum PrintPDF {
             let stream = try PDFPageStream(into: tmp, for: url, document: document, opaque: false, threads: threads)
             let tree = try layout { try stream.draw($0) }
             let digest = try stream.close()
-            try PDFFinisher.finishInPlace(tmp, as: url, plan: finishingPlan(tree, pages: nil, profile: nil), contentDigest: digest)
+            let plan = finishingPlan(tree, pages: nil, profile: nil, tagged: document.tagged)
+            try PDFFinisher.finishInPlace(tmp, as: url, plan: plan, contentDigest: digest)
             laidOut = tree
         }
         return laidOut!
     }
 
-    static func finishingPlan(_ tree: PageTree, pages: Set<Int>?, profile: PrintProfile?) -> FinishingPlan {
+    static func finishingPlan(_ tree: PageTree, pages: Set<Int>?, profile: PrintProfile?, tagged: Bool = true) -> FinishingPlan {
         let written = tree.pages.map(\.number).filter { pages?.contains($0) ?? true }
         let boxes = written.map { number -> FinishingPlan.PageBoxes in
             let b = tree.geometry.boxes(page: number, trim: tree.trim)
@@ -61,20 +63,26 @@ public enum PrintPDF {
             pages: boxes,
             info: .init(title: tree.title, author: tree.author, subject: tree.subtitle,
                         keywords: tree.keywords.isEmpty ? nil : tree.keywords, creator: "bookrender",
+                        producer: "bookrender \(ProductVersion.current)",
                         creationDate: date, modificationDate: date),
             language: tree.language)
-        guard let profile else { return plan }
+        if tagged { plan.figureAltTexts = StructureTags.figureAltTexts(tree, pages: pages) }
+        plan.metadata = XMPMetadata(title: tree.title, author: tree.author, subject: tree.subtitle, keywords: tree.keywords,
+                                    language: tree.language, date: tree.created.flatMap { PDFDate(iso8601: $0) })
+        // Every export gets the chapters as an outline and the pages labelled as they are
+        // numbered, so a reader's page box and bookmarks agree with the printed folios.
         let indexOf = Dictionary(uniqueKeysWithValues: written.enumerated().map { ($1, $0) })
-        if profile.bookmarks {
+        if profile?.bookmarks ?? true {
             plan.outline = tree.chapters.compactMap { c in indexOf[c.page].map { FinishingPlan.OutlineItem(title: c.title, pageIndex: $0) } }
         }
-        if profile.pageLabels, let first = written.first {
+        if profile?.pageLabels ?? true, let first = written.first {
             // The printed folios are physical page numbers, and page 1 is the cover (or title page).
             plan.pageLabels = first == 1
-                ? [.init(startPageIndex: 0, style: .none, prefix: profile.interior ? "Title" : "Cover")]
+                ? [.init(startPageIndex: 0, style: .none, prefix: profile?.interior ?? false ? "Title" : "Cover")]
                     + (written.count > 1 ? [.init(startPageIndex: 1, style: .decimal, firstNumber: written[1])] : [])
                 : [.init(startPageIndex: 0, style: .decimal, firstNumber: first)]
         }
+        guard let profile else { return plan }
         if profile.facingPages { plan.pageLayout = .twoPageRight }
         plan.transparency = profile.allowsTransparency
         return plan

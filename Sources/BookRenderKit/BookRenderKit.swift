@@ -15,7 +15,7 @@ public typealias PrintProfile = BookConfig.PrintProfile
 
 public enum BookRenderKit {
     /// This library's version, also written into reports.
-    public static let version = "0.16.0"
+    public static let version = ProductVersion.current
 
     /// A signal handler that removes the temporary files and folders of every write in flight
     /// (and stops the child processes writing some), then ends the process by the signal, so that

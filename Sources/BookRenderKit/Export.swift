@@ -50,7 +50,7 @@ extension BookDocument {
                 try AtomicOutput.makeFolder(pdf.deletingLastPathComponent())
                 selected = nil
                 let document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: resolved.book.title,
-                                           author: resolved.book.author, created: resolved.book.created)
+                                           author: resolved.book.author, created: resolved.book.created, tagged: options.tagged)
                 var drawn = 0
                 tree = try PrintPDF.write(to: pdf, document: document, threads: settings.workers) { drawPage in
                     var layouter = BookLayouter(typesetter: try typesetter(resolved, resources), textThreads: settings.workers)
@@ -83,7 +83,7 @@ extension BookDocument {
                         }
                     }
                     try AtomicOutput.makeFolder(pdf.deletingLastPathComponent())
-                    try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile, threads: settings.workers)
+                    try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile, tagged: options.tagged, threads: settings.workers)
                     let count = selected?.count ?? tree.pages.count
                     options.progress?(ExportProgress(stage: .pdf, done: count, total: count))
                     timings.append(.init(stage: "pdf", seconds: clock.elapsed))

@@ -19,6 +19,9 @@ public struct ExportOptions: Sendable {
     public var keepPageTree: Bool
     /// Called as pages are finished (see `ExportProgress`); never with the same count twice.
     public var progress: (@Sendable (ExportProgress) -> Void)?
+    /// A tagged PDF: its logical structure (headings, paragraphs, figures with their alternate
+    /// text) for screen readers and reflow. Off only for a workflow that cannot take the tags.
+    public var tagged = true
 
     public struct PNGOptions: Sendable {
         public var folder: URL

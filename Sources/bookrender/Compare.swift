@@ -9,10 +9,10 @@ struct Compare: ParsableCommand {
         discussion: """
         Pages are paired by file name (PDF pages are named page-001.png…). Decoded pixels are \
         compared, never PNG bytes: exact match first, then --tolerance, then pixelmatch's YIQ \
-        threshold with anti-aliasing detection. Every page that is not the same gets an \
+        threshold with anti-aliasing detection. With --out, every page that is not the same gets an \
         expected | diff | actual image in OUT/diff/, and OUT/report.json and OUT/index.html \
-        describe the run. Exit codes: 0 same, 1 differs, 2 error (a missing page, a size or page \
-        count mismatch, an unreadable input; the report is still written), 64 bad command line. \
+        describe the run; without it nothing is written. Exit codes: 0 same, 1 differs, 2 error (a missing page, a size or page \
+        count mismatch, an unreadable input; a report asked for is still written), 64 bad command line. \
         With --update the exit code is 0 once every page is re-recorded.
         """)
 
@@ -22,8 +22,8 @@ struct Compare: ParsableCommand {
     @Argument(help: "What to check against it: a PNG, a folder of PNGs, or a PDF.")
     var actual: String
 
-    @Option(name: .long, help: "Folder for the diff images, report.json and index.html.")
-    var out: String = "compare-report"
+    @Option(name: .long, help: "Folder for the diff images, report.json and index.html (none written without it).")
+    var out: String?
 
     @Option(name: .long, help: "pixelmatch threshold, 0…1: colour differences above it count; smaller is stricter.")
     var threshold: Double = 0.1
@@ -83,7 +83,7 @@ struct Compare: ParsableCommand {
     }
 
     func run() throws {
-        let reportURL = URL(fileURLWithPath: out)
+        let reportURL = out.map { URL(fileURLWithPath: $0) }
         let report: CompareReport
         do throws(BookRenderError) {
             report = try PageComparison.run(expected: URL(fileURLWithPath: expected), actual: URL(fileURLWithPath: actual),

@@ -22,6 +22,9 @@ struct Export: ParsableCommand {
     @Flag(name: .long, help: "With --png, also write facing-page previews (spread-NNN-NNN.png).")
     var spreads = false
 
+    @Flag(name: .customLong("no-tags"), help: "Write the PDF without its structure tags (headings, paragraphs, figures' alternate text), for a workflow that cannot take them.")
+    var noTags = false
+
     @Option(name: .long, help: "Only these physical pages, e.g. 3-7 or 1,4-6; not with a printer's profile (kdp, lulu, ingramspark), which takes whole books.")
     var pages: PageSelection?
 
@@ -75,6 +78,7 @@ struct Export: ParsableCommand {
             progressLine.update(p.stage == .png ? "png pages" : "pdf pages", done: p.done, total: p.total)
             eventLines?.emit("progress", ["stage": p.stage.rawValue, "done": p.done, "total": p.total])
         }
+        options.tagged = !noTags
         do throws(BookRenderError) {
             let file = fillMissing ? try illustrate.fill(book) : URL(fileURLWithPath: book)
             let result = try BookDocument.open(file, settings: settings).export(options)

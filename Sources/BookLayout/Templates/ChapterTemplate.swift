@@ -30,7 +30,7 @@ struct ChapterTemplate: PageTemplate {
         let mid = content.x + content.width / 2
         ctx.append(.rule(Rule(from: (mid - ruleW / 2, y - typo.chapterTitle.size), to: (mid + ruleW / 2, y - typo.chapterTitle.size),
                               width: 1.2, color: ctx.palette.accent)), to: index)
-        ctx.append(.text(ctx.textBox(title, x: content.x, y: y, width: content.width)), to: index)
+        ctx.append(.text(ctx.textBox(title, x: content.x, y: y, width: content.width, structure: .heading)), to: index)
         y += title.height
         if let sub = chapter.subtitle, !sub.isEmpty {
             let s = ctx.setText(sub, role: typo.subtitle, width: content.width, scale: 0.8, alignment: .center)

@@ -40,7 +40,7 @@ enum CoverTemplate {
 
         func placeTitleBlock(top: Double, color: Color, x textX: Double = textX, width textWidth: Double = textWidth) {
             var y = top
-            ctx.append(.text(ctx.textBox(title, x: textX, y: y, width: textWidth, color: color)), to: index)
+            ctx.append(.text(ctx.textBox(title, x: textX, y: y, width: textWidth, color: color, structure: .title)), to: index)
             y += title.height
             if let subtitle {
                 y += gap
@@ -68,7 +68,7 @@ enum CoverTemplate {
             case .asset(let asset):
                 let placed = SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
                                                in: page, subject: cover.subject, fit: fit)
-                ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: page)), to: index)
+                ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: page, altText: coverAlt(ctx))), to: index)
                 drawn = (asset, placed)
             default:
                 ctx.notePlaceholder(onPage: ctx.pages[index].number, source: nil)
@@ -121,7 +121,8 @@ enum CoverTemplate {
                 }
                 ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: frame,
                                            cornerRadius: ctx.tokens.sizing.cornerRadius,
-                                           shadow: asset.info.hasAlpha ? nil : ctx.tokens.sizing.shadow)), to: index)
+                                           shadow: asset.info.hasAlpha ? nil : ctx.tokens.sizing.shadow,
+                                           altText: coverAlt(ctx))), to: index)
                 below = frame.maxY + typo.title.size * 1.2
             } else if case .placeholder = cover.image {
                 Placeholder.add(in: photoBox, scene: nil, to: index, ctx)
@@ -133,5 +134,11 @@ enum CoverTemplate {
                                   to: (textX + (textWidth + ruleW) / 2, below - typo.title.size * 0.5),
                                   width: 1.5, color: cover.accent)), to: index)
         }
+    }
+
+    /// The cover's picture, for a reader that cannot see it: the cover's words (the page's text).
+    private static func coverAlt(_ ctx: LayoutContext) -> String? {
+        let cover = ctx.book.cover
+        return AltText.first([cover.title, cover.subtitle, cover.author].compactMap { $0 }.joined(separator: "\n"))
     }
 }

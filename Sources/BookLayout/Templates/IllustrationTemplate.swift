@@ -60,7 +60,8 @@ struct IllustrationTemplate: PageTemplate {
         case .asset(let asset):
             let placed = SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
                                            in: plan.art, subject: page.subject, fit: fit)
-            ctx.pages[index].items.insert(.image(ImageBox(asset: asset, frame: placed.frame, clip: plan.art)), at: 1)
+            let alt = AltText.first(illustration.caption, illustration.scene, illustration.text)
+            ctx.pages[index].items.insert(.image(ImageBox(asset: asset, frame: placed.frame, clip: plan.art, altText: alt)), at: 1)
             if let subject = page.subject {
                 var record = ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue)
                 record.textPosition = plan.position?.rawValue
@@ -142,7 +143,7 @@ struct IllustrationTemplate: PageTemplate {
         var y = plan.textTop + max(0, (plan.textBottom - plan.textTop - plan.height) / 2)
         var overflow: (TextLayout, Int)?
         if let c = plan.caption {
-            ctx.append(.text(ctx.textBox(c, x: plan.textX, y: y, width: plan.textWidth, color: ctx.palette.muted)), to: index)
+            ctx.append(.text(ctx.textBox(c, x: plan.textX, y: y, width: plan.textWidth, color: ctx.palette.muted, structure: .caption)), to: index)
             y += c.height + (plan.body != nil ? pad * 0.5 : 0)
         }
         if let b = plan.body {

@@ -30,7 +30,8 @@ struct PhotoTemplate: PageTemplate {
                                            in: box, subject: page.subject, fit: fit)
             let frame = fit == .contain ? placed.frame : box
             ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: frame, cornerRadius: ctx.tokens.sizing.cornerRadius,
-                                       shadow: asset.info.hasAlpha ? nil : ctx.tokens.sizing.shadow)), to: index)
+                                       shadow: asset.info.hasAlpha ? nil : ctx.tokens.sizing.shadow,
+                                       altText: AltText.first(photo.caption, photo.scene))), to: index)
             if let subject = page.subject {
                 ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue))
             }
@@ -44,7 +45,7 @@ struct PhotoTemplate: PageTemplate {
         }
         if let caption {
             var tb = ctx.textBox(caption, x: content.x + content.width * 0.075, y: photoBottom + gap, width: content.width * 0.85,
-                                 color: ctx.palette.muted)
+                                 color: ctx.palette.muted, structure: .caption)
             let room = content.maxY - tb.frame.y
             var last = caption.lines.count
             while last > 1, caption.lines[last - 1].top + caption.lines[last - 1].height > room { last -= 1 }

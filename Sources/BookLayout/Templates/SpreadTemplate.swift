@@ -27,10 +27,12 @@ struct SpreadTemplate: PageTemplate {
             let fit = spread.fit ?? .cover
             let placed = SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
                                            in: spreadBox, subject: page.subject, fit: fit)
-            ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: leftBleed)), to: left)
+            let alt = AltText.first(spread.scene, spread.text,
+                                    [spread.leftText, spread.rightText].compactMap { $0 }.joined(separator: "\n"))
+            ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: leftBleed, altText: alt)), to: left)
             var shifted = placed.frame
             shifted.x -= w
-            ctx.append(.image(ImageBox(asset: asset, frame: shifted, clip: rightBleed)), to: right)
+            ctx.append(.image(ImageBox(asset: asset, frame: shifted, clip: rightBleed, altText: alt)), to: right)
             drawn = (asset, placed)
             if let subject = page.subject {
                 for index in [left, right] {

@@ -103,7 +103,7 @@ struct TypographicCover {
             doubleRule(at: y + ruleGap - 2, centre: mid, width: area.width * 0.4)
             y += ornament
         }
-        ctx.append(.text(ctx.textBox(title, x: area.x, y: y, width: area.width, color: palette.ink)), to: index)
+        ctx.append(.text(ctx.textBox(title, x: area.x, y: y, width: area.width, color: palette.ink, structure: .title)), to: index)
         y += title.height
         if fullBleed {
             let ruleWidth = min(area.width * 0.22, typo.title.size * 2.5)

@@ -94,7 +94,11 @@ public enum CMYKConverter {
         let converted = work.appendingPathComponent("converted.pdf")
         try runGhostscript(arguments(input: source, output: converted, profile: profile, definition: definition, options: options),
                            executable: options.ghostscript, work: work)
-        try PDFFinisher.finish(converted, plan: finalPlan, to: output, forPDFX: true)
+        var plan = finalPlan
+        // Ghostscript's pdfwrite keeps no structure tree: a PDF/X-1a file for the press comes out
+        // untagged, so there are no figures left to describe.
+        if try !QPDFDocument(reading: converted).hasStructureTree { plan.figureAltTexts = nil }
+        try PDFFinisher.finish(converted, plan: plan, to: output, forPDFX: true)
     }
 
     /// The same with the default options and a print profile's ink limit (nil: no limit).

@@ -79,6 +79,15 @@ public struct PDFDate: Sendable, Equatable, Hashable, Codable, CustomStringConve
     }
 
     public var description: String { string }
+
+    /// The same instant as XMP writes it (`2024-05-12T19:30:00Z`); nil for a partial date.
+    public var xmpString: String? {
+        let d = Array(string.dropFirst(2))
+        guard d.count == 15, d[14] == "Z" else { return nil }
+        let s = String(d)
+        func part(_ from: Int, _ count: Int) -> Substring { s.dropFirst(from).prefix(count) }
+        return "\(part(0, 4))-\(part(4, 2))-\(part(6, 2))T\(part(8, 2)):\(part(10, 2)):\(part(12, 2))Z"
+    }
 }
 
 /// Everything the finishing step adds to a PDF that cairo wrote. Fields left nil (or empty) leave
@@ -102,6 +111,11 @@ public struct FinishingPlan: Sendable, Equatable {
     /// and a page that draws with transparency is flattened into one picture by Ghostscript
     /// (`TransparencyFlattener`), which only `PDFFinisher.finish` can do, not the in-place update.
     public var transparency = true
+    /// For a tagged PDF: each `Figure` structure element's `/Alt`, in the structure tree's order
+    /// (an empty string writes none). nil leaves the structure as it is.
+    public var figureAltTexts: [String]?
+    /// Written as the catalog's `/Metadata`, replacing any the input had.
+    public var metadata: XMPMetadata?
 
     public init(pages: [PageBoxes] = [], info: DocumentInfo = DocumentInfo(), language: String? = nil,
                 outline: [OutlineItem] = [], pageLabels: [PageLabelRange] = [], pageLayout: PageLayout? = nil,

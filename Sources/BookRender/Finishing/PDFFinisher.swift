@@ -101,6 +101,11 @@ public enum PDFFinisher {
         }
         try writeInfo(plan.info, into: doc)
         try writeCatalog(plan, pages: pages, into: doc)
+        if let alts = plan.figureAltTexts {
+            try StructureFinishing.wrapInDocument(doc)
+            try StructureFinishing.writeAltTexts(alts, into: doc, input: input)
+        }
+        if let metadata = plan.metadata { try StructureFinishing.writeMetadata(metadata, into: doc) }
     }
 
     /// PDF/X forbids `/Interpolate true` on images (cairo sets it, Ghostscript keeps it): a

@@ -111,6 +111,15 @@ final class QPDFDocument {
     func isNull(_ h: Handle) throws -> Bool { try call { qpdf_oh_is_null($0, h) } != 0 }
     func isString(_ h: Handle) throws -> Bool { try call { qpdf_oh_is_string($0, h) } != 0 }
     func isStream(_ h: Handle) throws -> Bool { try call { qpdf_oh_is_stream($0, h) } != 0 }
+    /// Whether the catalog has a logical structure (a tagged PDF's `/StructTreeRoot`).
+    var hasStructureTree: Bool {
+        get throws { try has(try root(), "/StructTreeRoot") }
+    }
+    func isName(_ h: Handle, _ name: String) throws -> Bool { try call { qpdf_oh_is_name_and_equals($0, h, name) } != 0 }
+    func items(_ array: Handle) throws -> [Handle] {
+        let count = try call { qpdf_oh_get_array_n_items($0, array) }
+        return try (0..<max(0, Int(count))).map { i in try call { qpdf_oh_get_array_item($0, array, Int32(i)) } }
+    }
     func streamDictionary(_ h: Handle) throws -> Handle { try call { qpdf_oh_get_dict($0, h) } }
     func object(_ id: Int) throws -> Handle { try call { qpdf_get_object_by_id($0, Int32(id), 0) } }
     func intValue(_ h: Handle) throws -> Int {
@@ -173,6 +182,7 @@ final class QPDFDocument {
 
     func name(_ n: String) throws -> Handle { try call { qpdf_oh_new_name($0, "/" + n) } }
     func integer(_ v: Int) throws -> Handle { try call { qpdf_oh_new_integer($0, Int64(v)) } }
+    func boolean(_ v: Bool) throws -> Handle { try call { qpdf_oh_new_bool($0, v ? 1 : 0) } }
     func null() throws -> Handle { try call { qpdf_oh_new_null($0) } }
     func bytes(_ ascii: String) throws -> Handle { try call { qpdf_oh_new_string($0, ascii) } }
 
@@ -229,8 +239,26 @@ final class QPDFDocument {
     func unparsed(_ id: Int) throws -> String {
         let object = try self.object(id)
         defer { release(object) }
-        guard try !isStream(object) else { throw FinishingError("\(source): object \(id) is a stream; it cannot be updated in place") }
+        if try isStream(object) { return try unparsedText(stream: object, id: id) }
         return try call(in: "writing") { q -> String in qpdf_oh_unparse_resolved(q, object).map { String(cString: $0) } ?? "null" }
+    }
+
+    /// A stream whose data is plain UTF-8 text without filters (an XMP packet) as PDF syntax;
+    /// any other stream cannot be written into an update made of text.
+    private func unparsedText(stream object: Handle, id: Int) throws -> String {
+        let dict = try streamDictionary(object)
+        let unfiltered = try has(dict, "/Filter") == false
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var filtered: QPDF_BOOL = 0
+        try call(in: "writing") { qpdf_oh_get_stream_data($0, object, qpdf_dl_none, &filtered, &buffer, &length) }
+        defer { free(buffer) }
+        guard unfiltered, let buffer, let text = String(validating: UnsafeBufferPointer(start: buffer, count: length), as: UTF8.self) else {
+            throw FinishingError("\(source): object \(id) is a stream; it cannot be updated in place")
+        }
+        try call { qpdf_oh_replace_key($0, dict, "/Length", qpdf_oh_new_integer($0, Int64(length))) }
+        let head = try call(in: "writing") { q -> String in qpdf_oh_unparse_resolved(q, dict).map { String(cString: $0) } ?? "<<>>" }
+        return head + "\nstream\n" + text + "\nendstream"
     }
 
     func stream(data: Data, dictionary entries: [(String, Handle)]) throws -> Handle {
