@@ -17,13 +17,16 @@ public enum Paginator {
     /// and the next page does not start with fewer than `minimumLines` lines of a paragraph that
     /// began before it (a widow). A paragraph too short to split that way moves whole to the next
     /// page. When no earlier break on the page satisfies the rule (a page that holds fewer than
-    /// 2 × `minimumLines` lines of one paragraph), the greedy break stands.
+    /// 2 × `minimumLines` lines of one paragraph), the greedy break stands. A page that would
+    /// end on a word split by a hyphen ends a line earlier when that is a legal break that splits
+    /// no word (TeX's broken penalty, as a rule).
     ///
     /// `facesPrevious(i)`: page `i` is the right-hand page of a spread whose left-hand page is page
     /// `i - 1`, both full text pages of this flow. The two pages of such a spread end on the same
     /// line (their last baselines equally far below their first lines' tops) when legal breaks
     /// allow it: a right-hand page ends as short as its facing page had to, or the left-hand page
-    /// gives it one or two lines. The last page of the flow is never shortened to match, and
+    /// gives it one or two lines, preferring a pair of breaks that splits no word over the page
+    /// turn. The last page of the flow is never shortened to match, and
     /// when no legal pair of breaks ends the two pages together, the greedy breaks stand.
     ///
     /// Every line lands on exactly one page, in order. No line's bottom exceeds its page height,
@@ -60,7 +63,21 @@ public enum Paginator {
         while candidate > start && !isLegalBreak(lines, pageStart: start, at: candidate, minimum: minimum) {
             candidate -= 1
         }
-        return candidate > start ? candidate : end
+        guard candidate > start else { return end }
+        // A word split over the page turn is read with the page turned in between: the page ends
+        // a line earlier where that break is legal too and does not split a word itself.
+        let earlier = candidate - 1
+        if endsHyphenated(lines, at: candidate), earlier > start, !endsHyphenated(lines, at: earlier),
+           isLegalBreak(lines, pageStart: start, at: earlier, minimum: minimum) {
+            return earlier
+        }
+        return candidate
+    }
+
+    /// Whether a page that ends just before line `index` ends on a word split by a hyphen, to be
+    /// finished on the next page.
+    static func endsHyphenated(_ lines: [TextLine], at index: Int) -> Bool {
+        index > 0 && index < lines.count && lines[index - 1].endsWithSoftHyphen
     }
 
     /// The end of the most lines from `start` whose bottoms fit in `height`; at least one line.
@@ -83,17 +100,24 @@ public enum Paginator {
         // A left-hand page already short for the paragraph rules gives nothing more away.
         let full = fullEnd(lines, from: start, height: versoHeight)
         let fewest = max(start + 1, min(greedyEnd, full - linesGivenToFacingPage))
-        for versoEnd in stride(from: greedyEnd, through: fewest, by: -1) {
-            guard versoEnd == greedyEnd || isLegalBreak(lines, pageStart: start, at: versoEnd, minimum: minimum) else { continue }
-            let target = depth(lines, start..<versoEnd)
-            let rectoFull = fullEnd(lines, from: versoEnd, height: rectoHeight)
-            for rectoEnd in stride(from: rectoFull, to: versoEnd, by: -1) where rectoEnd < lines.count {
-                // A line taller than the page stands alone on it; it is no line to match.
-                guard lines[rectoEnd - 1].bottom - lines[versoEnd].top <= rectoHeight + tolerance else { continue }
-                guard isLegalBreak(lines, pageStart: versoEnd, at: rectoEnd, minimum: minimum) else { continue }
-                if endTogether(lines, verso: start..<versoEnd, recto: versoEnd..<rectoEnd) { return (versoEnd, rectoEnd) }
-                // Shorter right-hand pages only end higher still.
-                if depth(lines, versoEnd..<rectoEnd) < target { break }
+        // A pair where neither page ends on a split word first; failing that, any pair.
+        for splitWords in [false, true] {
+            for versoEnd in stride(from: greedyEnd, through: fewest, by: -1) {
+                guard versoEnd == greedyEnd || isLegalBreak(lines, pageStart: start, at: versoEnd, minimum: minimum) else { continue }
+                guard splitWords || !endsHyphenated(lines, at: versoEnd) else { continue }
+                let target = depth(lines, start..<versoEnd)
+                let rectoFull = fullEnd(lines, from: versoEnd, height: rectoHeight)
+                for rectoEnd in stride(from: rectoFull, to: versoEnd, by: -1) where rectoEnd < lines.count {
+                    // A line taller than the page stands alone on it; it is no line to match.
+                    guard lines[rectoEnd - 1].bottom - lines[versoEnd].top <= rectoHeight + tolerance else { continue }
+                    guard isLegalBreak(lines, pageStart: versoEnd, at: rectoEnd, minimum: minimum) else { continue }
+                    if endTogether(lines, verso: start..<versoEnd, recto: versoEnd..<rectoEnd),
+                       splitWords || !endsHyphenated(lines, at: rectoEnd) {
+                        return (versoEnd, rectoEnd)
+                    }
+                    // Shorter right-hand pages only end higher still.
+                    if depth(lines, versoEnd..<rectoEnd) < target { break }
+                }
             }
         }
         return nil

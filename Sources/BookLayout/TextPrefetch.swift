@@ -1,16 +1,6 @@
 import Foundation
 import BookResolve
 
-/// One call of `Typesetter.layout`: equal requests give equal layouts.
-struct TextRequest: Hashable {
-    var text: String
-    var style: TextStyle
-    var width: Double
-    var alignment: TextAlignment
-    var hyphenate: Bool
-    var lineBreaking: LineBreaking = .optimal
-}
-
 /// Lays out a book's long texts (text pages, chapter bodies) on helper threads while the page pass
 /// runs: shaping and breaking tens of thousands of words is most of a memoir's layout time, and
 /// each text's layout depends only on the text, its style and the column width, not on the pages
