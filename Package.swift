@@ -98,7 +98,9 @@ let package = Package(
         .testTarget(name: "BookIllustrateTests", dependencies: ["BookBase", "BookIllustrate", "BookModel", "BookResolve", "BookTestSupport"]),
         .testTarget(name: "BookBatchTests", dependencies: ["BookRenderKit", "BookTestSupport"]),
         .testTarget(name: "BookServeTests", dependencies: ["BookServe", "BookRenderKit", "BookTestSupport",
-                                                           .product(name: "AsyncHTTPClient", package: "async-http-client")]),
+                                                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                           .product(name: "NIOCore", package: "swift-nio"),
+                                                           .product(name: "NIOHTTP1", package: "swift-nio")]),
         .testTarget(name: "CLITests", dependencies: ["BookRenderKit", "BookTestSupport", "BookConfig"]),
     ],
     cxxLanguageStandard: .cxx17

@@ -10,6 +10,7 @@ packages=(
   libxxhash-dev xxhash  # XXH3-128 of images and PDF content; xxhsum for its test
   libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
   libqrencode-dev
+  libsqlite3-dev  # the render service's job queue (bookrender serve)
   libqpdf-dev ghostscript  # PDF finishing (boxes, outline) and CMYK PDF/X-1a
   libstdc++-12-dev  # the C++ standard headers qpdf's C++ API (content stream filters) needs
   # the private font set (see fonts/fonts.json)
