@@ -12,6 +12,9 @@ struct JobFolder: Sendable {
     var pdf: URL { output.appendingPathComponent("book.pdf") }
     var pages: URL { output.appendingPathComponent("pages") }
     var report: URL { output.appendingPathComponent("report.json") }
+    /// Page 1 alone, rendered before the rest so an app can show it early (`firstPage`).
+    var preview: URL { root.appendingPathComponent("preview") }
+    var previewPNG: URL { preview.appendingPathComponent(PageFileName.page(1)) }
     /// The export's `--events` lines of the current attempt.
     var events: URL { root.appendingPathComponent("events.jsonl") }
 

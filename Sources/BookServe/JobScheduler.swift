@@ -60,8 +60,19 @@ actor JobScheduler {
                                                     png: job.options.wantsPNG ? folder.pages.path : nil,
                                                     dpi: job.options.wantsPNG ? job.options.dpi ?? 150 : nil))
         // A thread of its own: it waits on the child, and the child's death signal is tied to it.
-        let id = job.id
+        var preview: (JobRunner, BatchJob)?
+        if job.options.wantsFirstPage {
+            var firstRunner = runner
+            firstRunner.report = folder.preview.appendingPathComponent("report.json")
+            preview = (firstRunner, BatchJob(id: job.id, index: 0, input: job.book, output: folder.preview.appendingPathComponent("page-1.pdf").path,
+                                             options: JobOptions(theme: job.options.theme, strict: job.options.strict, png: folder.preview.path,
+                                                                 dpi: job.options.dpi ?? 150, pages: "1")))
+        }
+        let id = job.id, first = preview
         let thread = Thread { [self] in
+            // Page 1 first: the same pixels as the whole export's page 1, ready well before it. With
+            // fillMissing this run makes the pictures, and the whole export finds them in the journal.
+            if let (firstRunner, firstJob) = first, child.stopReason == nil { _ = firstRunner.run(firstJob) }
             let result = runner.run(batchJob)
             Task { await self.finish(id, result, child.stopReason) }
         }

@@ -51,7 +51,8 @@ struct JobStatus: Codable, Sendable, Equatable {
         if job.options.fillMissing == true, let status = try? Illustration.status(bookAt: URL(fileURLWithPath: job.book)) {
             pictures = status.pictures.map { Picture(key: $0.key, label: $0.label, state: $0.state, attempts: $0.attempts, lastError: $0.lastError) }
         }
-        let pngs = job.state == .done ? folder.pagePNGs() : [:]
+        var pngs = job.state == .done ? folder.pagePNGs() : [:]
+        if job.state == .running, FileManager.default.fileExists(atPath: folder.previewPNG.path) { pngs[1] = folder.previewPNG }
         pages = pngs.keys.sorted().map { Page(number: $0, state: "ready", png: "\(base)/pages/\($0).png") }
         switch job.state {
         case .queued:

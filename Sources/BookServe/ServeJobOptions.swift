@@ -9,6 +9,9 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
     /// Page PNGs as well as the PDF (default true).
     public var png: Bool?
     public var dpi: Double?
+    /// Render page 1 alone first, so its PNG can be fetched before the rest is done (default: true
+    /// when PNGs are made and no print profile is named, which takes whole books only).
+    public var firstPage: Bool?
     public var strict: Bool?
     /// Generate the missing illustrations first (`export --fill-missing`).
     public var fillMissing: Bool?
@@ -20,6 +23,7 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
     public init() {}
 
     var wantsPNG: Bool { png ?? true }
+    var wantsFirstPage: Bool { wantsPNG && profile == nil && (firstPage ?? true) }
 
     /// Options from query parameters (`?theme=…&dpi=…&fillMissing=true`).
     static func fromQuery(_ items: [String: String]) throws(APIError) -> ServeJobOptions {
@@ -39,7 +43,7 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
         }
         o.theme = items["theme"]; o.profile = items["profile"]; o.model = items["model"]
         o.provider = items["provider"]; o.resolution = items["resolution"]
-        o.png = try bool("png"); o.strict = try bool("strict"); o.fillMissing = try bool("fillMissing")
+        o.png = try bool("png"); o.firstPage = try bool("firstPage"); o.strict = try bool("strict"); o.fillMissing = try bool("fillMissing")
         o.dpi = try number("dpi")
         o.maxImages = try number("maxImages").map { Int($0) }
         return o
@@ -48,7 +52,7 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
     /// The fields set here replace those of `base`.
     func over(_ base: ServeJobOptions) -> ServeJobOptions {
         var o = base
-        o.theme = theme ?? o.theme; o.profile = profile ?? o.profile; o.png = png ?? o.png; o.dpi = dpi ?? o.dpi
+        o.theme = theme ?? o.theme; o.profile = profile ?? o.profile; o.png = png ?? o.png; o.firstPage = firstPage ?? o.firstPage; o.dpi = dpi ?? o.dpi
         o.strict = strict ?? o.strict; o.fillMissing = fillMissing ?? o.fillMissing; o.provider = provider ?? o.provider
         o.model = model ?? o.model; o.maxImages = maxImages ?? o.maxImages; o.resolution = resolution ?? o.resolution
         return o
@@ -63,6 +67,9 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
         }
         try name("theme", theme)
         try name("profile", profile)
+        if firstPage == true, profile != nil {
+            throw APIError(400, "invalidOption", "firstPage renders page 1 alone, which a print profile does not allow; leave firstPage out with a profile")
+        }
         if let dpi, !(10...1200).contains(dpi) { throw APIError(400, "invalidOption", "dpi must be between 10 and 1200") }
         if let provider, ProviderName(rawValue: provider) == nil {
             throw APIError(400, "invalidOption", "provider must be one of \(ProviderName.allCases.map(\.rawValue).joined(separator: ", "))")

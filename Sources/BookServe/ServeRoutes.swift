@@ -39,6 +39,12 @@ struct ServeRoutes: Sendable {
                 guard file.hasSuffix(".png"), let n = Int(file.dropLast(4)), n >= 1 else {
                     throw APIError(404, "noSuchPage", "pages are named by number, such as /v1/jobs/\(id)/pages/1.png")
                 }
+                // Page 1 may be fetched while the rest is rendered, once its own export has put it in place.
+                let job = try record(id)
+                let early = JobFolder(jobs: config.jobsFolder, id: id).previewPNG
+                if n == 1, job.state == .running, let data = try? Data(contentsOf: early) {
+                    return JSONReply.data(data, type: "image/png")
+                }
                 return try await finishedFile(id, "image/png") { folder in
                     guard let url = folder.pagePNGs()[n] else {
                         throw APIError(404, "noSuchPage", "the job has no page \(n) PNG; its status lists the pages it has")

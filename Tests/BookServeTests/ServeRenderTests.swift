@@ -62,6 +62,10 @@ import BookTestSupport
         let states = events.filter { $0.name == "status" }.compactMap { $0.data["state"] as? String }
         #expect(states.last == "done")
         let pages = events.filter { $0.name == "page" }
+        // Page 1 is rendered alone first: its event comes while the job still runs.
+        let firstPage = try #require(events.firstIndex { $0.name == "page" })
+        let done = try #require(events.firstIndex { $0.name == "status" && $0.data["state"] as? String == "done" })
+        #expect(pages.first?.data["number"] as? Int == 1 && firstPage < done, "\(events.map(\.name))")
         let status = try await server.call(.GET, "/v1/jobs/\(id)").json
         let count = try #require(status["pageCount"] as? Int)
         #expect(pages.count == count, "one page event per page PNG")
