@@ -18,7 +18,7 @@ packages=(
   # PDF readers and image tools the tests check output with
   poppler-utils qpdf libjpeg-turbo-progs imagemagick
   fonts-dejavu-core  # a face outside the font set, for the book-fonts tests
-  python3-jsonschema
+  python3-jsonschema python3-yaml  # schema checks (python3-yaml: the service's OpenAPI document)
   strace  # the test that a hostile book folder opens nothing outside it
   util-linux e2fsprogs  # setpriv, mount and chattr: the write-failure tests' unwritable folders and full disks
 )

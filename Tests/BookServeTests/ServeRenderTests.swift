@@ -52,7 +52,11 @@ import BookTestSupport
         let server = try ServeProcess(data: dir.appendingPathComponent("data"))
         defer { _ = server.stop() }
         let book = Repository.samples.appendingPathComponent("memoir/book.json")
-        let id = try await server.submit(try inlined(book), type: "application/json", query: "?dpi=40")
+        let accepted = try await server.call(.POST, "/v1/jobs?dpi=40", body: try inlined(book), type: "application/json")
+        #expect(accepted.status == 202)
+        try expectMatchesOpenAPI(accepted.body, "JobStatus")
+        let id = try #require(accepted.json["id"] as? String)
+        #expect(accepted.headers["location"] == "/v1/jobs/\(id)")
         // Before the job is done its files are refused with a reason, never served half-written.
         let early = try await server.call(.GET, "/v1/jobs/\(id)/pdf")
         if early.status != 200 {
@@ -66,13 +70,16 @@ import BookTestSupport
         let firstPage = try #require(events.firstIndex { $0.name == "page" })
         let done = try #require(events.firstIndex { $0.name == "status" && $0.data["state"] as? String == "done" })
         #expect(pages.first?.data["number"] as? Int == 1 && firstPage < done, "\(events.map(\.name))")
-        let status = try await server.call(.GET, "/v1/jobs/\(id)").json
+        let statusReply = try await server.call(.GET, "/v1/jobs/\(id)")
+        try expectMatchesOpenAPI(statusReply.body, "JobStatus")
+        let status = statusReply.json
         let count = try #require(status["pageCount"] as? Int)
         #expect(pages.count == count, "one page event per page PNG")
         let first = try await server.call(.GET, "/v1/jobs/\(id)/pages/1.png")
         #expect(first.status == 200 && first.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         let missing = try await server.call(.GET, "/v1/jobs/\(id)/pages/\(count + 1).png")
         #expect(missing.status == 404 && missing.errorCode == "noSuchPage")
+        try expectMatchesOpenAPI(missing.body, "Error")
         let unknown = try await server.call(.GET, "/v1/jobs/0123456789abcdef0123")
         #expect(unknown.status == 404 && unknown.errorCode == "noSuchJob")
         let metrics = String(decoding: try await server.call(.GET, "/metrics").body, as: UTF8.self)

@@ -26,8 +26,10 @@ import BookTestSupport
         // Killed once some pictures are made and others are not.
         let deadline = Date().addingTimeInterval(300)
         while try provider.requests().count < 2, Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
-        let midway = try await server.call(.GET, "/v1/jobs/\(id)").json
+        let midwayReply = try await server.call(.GET, "/v1/jobs/\(id)")
         server.killHard()
+        let midway = midwayReply.json
+        try expectMatchesOpenAPI(midwayReply.body, "JobStatus")
         #expect(midway["state"] as? String == "running")
         // The status showed each picture's state from the journal while it ran.
         #expect((midway["pictures"] as? [[String: Any]])?.isEmpty == false, "\(midway)")
