@@ -70,12 +70,13 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     func call(_ method: HTTPMethod, _ path: String, body: Data? = nil, type: String? = nil,
-              token: String?? = .none) async throws -> Reply {
+              token: String?? = .none, client: String? = nil) async throws -> Reply {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
         let bearer: String? = token ?? self.token
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
         if let type { request.headers.add(name: "Content-Type", value: type) }
+        if let client { request.headers.add(name: "X-Client", value: client) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
         let bytes = try await response.body.collect(upTo: 512 * 1024 * 1024)
