@@ -33,7 +33,7 @@ struct ZipIntake {
             }
             do {
                 try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                FileManager.default.createFile(atPath: target.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: target.path, contents: nil)
                 let handle = try FileHandle(forWritingTo: target)
                 defer { try? handle.close() }
                 let limit = maxBytes
@@ -43,7 +43,7 @@ struct ZipIntake {
                     handle.write(chunk)
                 }
             } catch is Oversize {
-                throw APIError(413, "zipTooLarge", "the zip inflates to more than \(limit(maxBytes)) bytes; send smaller images or raise the server's --max-unpacked-bytes")
+                throw APIError(413, "zipTooLarge", "the zip inflates to more than \(maxBytes) bytes; send smaller images or raise the server's --max-unpacked-bytes")
             } catch {
                 throw APIError(400, "invalidZip", "cannot unpack \(entry.path) from the zip (\(error)); make the archive again with zip -r")
             }
@@ -63,8 +63,6 @@ struct ZipIntake {
             throw APIError(400, "zipEscapes", "the zip entry \(path) climbs out of the book's folder with ..; zip the book's folder with relative paths")
         }
     }
-
-    private func limit(_ n: Int) -> String { "\(n)" }
 }
 
 private struct Oversize: Error {}

@@ -81,7 +81,7 @@ public struct JobRunner: Sendable {
         p.standardInput = FileHandle.nullDevice
         var events: FileHandle?
         if let stdout {
-            FileManager.default.createFile(atPath: stdout.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
             events = try FileHandle(forWritingTo: stdout)
         }
         defer { try? events?.close() }
