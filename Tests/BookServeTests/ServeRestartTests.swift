@@ -8,7 +8,8 @@ import BookTestSupport
     @Test func aJobSurvivesSIGKILLAndNoPictureIsRequestedTwice() async throws {
         let dir = try temporaryDirectory("serve-restart")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let provider = try LoopbackProvider(latency: 0.8)
+        // Two pictures are answered; the calls after them wait, so the kill finds the job midway.
+        let provider = try LoopbackProvider(latency: 0.1, holdAfter: 2)
         defer { provider.stop() }
         let data = dir.appendingPathComponent("data")
         let arguments = ["--provider-base-url", provider.baseURL]
@@ -23,31 +24,33 @@ import BookTestSupport
         var server = try ServeProcess(data: data, arguments: arguments, environment: environment)
         let id = try await server.submit(try Data(contentsOf: zip), type: "application/zip",
                                          query: "?fillMissing=true&provider=openai&resolution=preview&png=false")
-        // Killed once some pictures are made and others are not.
-        let deadline = Date().addingTimeInterval(300)
-        while try provider.requests().count < 2, Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
-        let midwayReply = try await server.call(.GET, "/v1/jobs/\(id)")
+        // Killed once the two answered pictures are in the journal.
+        let deadline = Date().addingTimeInterval(600)
+        var midwayReply = try await server.call(.GET, "/v1/jobs/\(id)")
+        while Date() < deadline {
+            let pictures = midwayReply.json["pictures"] as? [[String: Any]] ?? []
+            if pictures.filter({ $0["state"] as? String == "ready" }).count >= 2 { break }
+            try await Task.sleep(nanoseconds: 100_000_000)
+            midwayReply = try await server.call(.GET, "/v1/jobs/\(id)")
+        }
         server.killHard()
         let midway = midwayReply.json
         try expectMatchesOpenAPI(midwayReply.body, "JobStatus")
         #expect(midway["state"] as? String == "running")
-        // The status showed each picture's state from the journal while it ran.
-        #expect((midway["pictures"] as? [[String: Any]])?.isEmpty == false, "\(midway)")
 
-        // Whatever the killed export had in flight is over before the pictures made so far are counted.
-        try await Task.sleep(nanoseconds: 1_500_000_000)
         let book = data.appendingPathComponent("jobs/\(id)/input/book.json")
         let atKill = try Illustration.status(bookAt: book)
         let readyAtKill = atKill.pictures.filter { $0.state == "ready" }.count
-        #expect(readyAtKill >= 1 && readyAtKill < atKill.pictures.count, "\(atKill.counts)")
-        let requestsBefore = try provider.requests().count
+        #expect(readyAtKill == 2 && readyAtKill < atKill.pictures.count, "\(atKill.counts)")
 
+        try provider.hold(after: nil)
+        let restart = Date().timeIntervalSince1970
         server = try ServeProcess(data: data, arguments: arguments, environment: environment)
         defer { _ = server.stop() }
         let end = try await server.wait(id)
         #expect(end["state"] as? String == "done", "\(end)")
         #expect(end["attempts"] as? Int == 2)
-        let after = try provider.requests().dropFirst(requestsBefore)
+        let after = try provider.requests().filter { $0.arrival >= restart }.map(\.prompt)
         let final = try Illustration.status(bookAt: book)
         #expect(final.pictures.allSatisfy { $0.state == "ready" }, "\(final.counts)")
         // After the restart, only the pictures not made before the kill are asked for, each once.
@@ -64,7 +67,8 @@ import BookTestSupport
     @Test func sigtermCheckpointsARunningJobAndExitsCleanly() async throws {
         let dir = try temporaryDirectory("serve-sigterm")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let provider = try LoopbackProvider(latency: 2)
+        // No call is answered: the job is running, and stays so, when SIGTERM comes.
+        let provider = try LoopbackProvider(latency: 0.1, holdAfter: 0)
         defer { provider.stop() }
         let data = dir.appendingPathComponent("data")
         let arguments = ["--provider-base-url", provider.baseURL, "--grace", "0"]
@@ -80,10 +84,12 @@ import BookTestSupport
             try await Task.sleep(nanoseconds: 50_000_000)
         }
         #expect(server.stop() == 0, "SIGTERM ends the service with status 0")
+        try provider.hold(after: nil)
         server = try ServeProcess(data: data, arguments: arguments, environment: environment)
         defer { _ = server.stop() }
         let end = try await server.wait(id)
         #expect(end["state"] as? String == "done", "the checkpointed job runs again after the restart: \(end)")
+        #expect(end["attempts"] as? Int == 2, "\(end)")
     }
 }
 
@@ -110,12 +116,14 @@ final class LoopbackProvider: @unchecked Sendable {
     let port: Int
     var baseURL: String { "http://127.0.0.1:\(port)" }
     let log: URL
+    let control: URL
 
-    init(latency: Double) throws {
+    init(latency: Double, holdAfter: Int? = nil) throws {
         folder = try temporaryDirectory("serve-provider")
         log = folder.appendingPathComponent("requests.jsonl")
         let control = folder.appendingPathComponent("control.json")
-        try JSONSerialization.data(withJSONObject: ["latency": latency, "key": "sk-test-key"]).write(to: control)
+        self.control = control
+        try JSONSerialization.data(withJSONObject: Self.control(latency: latency, holdAfter: holdAfter)).write(to: control)
         FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [Repository.root.appendingPathComponent("bench/illustrate-provider-server.py").path,
@@ -137,10 +145,23 @@ final class LoopbackProvider: @unchecked Sendable {
         port = p
     }
 
-    /// The prompts asked for, in the order the answers were sent.
-    func requests() throws -> [String] {
+    static func control(latency: Double, holdAfter: Int?) -> [String: Any] {
+        var c: [String: Any] = ["latency": latency, "key": "sk-test-key"]
+        if let holdAfter { c["hold_after"] = holdAfter }
+        return c
+    }
+
+    /// Calls after the first `holdAfter` wait unanswered until `release()`; none with nil.
+    func hold(after n: Int?, latency: Double = 0.1) throws {
+        try JSONSerialization.data(withJSONObject: Self.control(latency: latency, holdAfter: n)).write(to: control, options: .atomic)
+    }
+
+    /// The prompts answered, in the order the answers were sent, with when each call arrived.
+    func requests() throws -> [(prompt: String, arrival: Double)] {
         try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["prompt"] as? String
+            guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let prompt = o["prompt"] as? String, let arrival = o["arrival"] as? Double else { return nil }
+            return (prompt, arrival)
         }
     }
 
