@@ -9,6 +9,8 @@ public enum BookServer {
     public static func run(_ config: ServeConfiguration) async throws {
         try FileManager.default.createDirectory(at: config.jobsFolder, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: config.cacheFolder, withIntermediateDirectories: true)
+        let lock = try DataFolderLock(config.dataFolder)
+        defer { withExtendedLifetime(lock) {} }
         let store = try JobStore(path: config.databaseFile.path)
         let scheduler = JobScheduler(store: store, config: config)
         try await scheduler.recover()

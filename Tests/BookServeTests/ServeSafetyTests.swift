@@ -35,6 +35,18 @@ import BookTestSupport
         #expect(noToken.status == 64 && noToken.stderr.contains("BOOKRENDER_SERVE_TOKEN"), "\(noToken.stderr)")
     }
 
+    @Test func aSecondServiceOnTheSameDataFolderIsRefused() throws {
+        let dir = try temporaryDirectory("serve-twice")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let data = dir.appendingPathComponent("data")
+        let first = try ServeProcess(data: data)
+        defer { _ = first.stop() }
+        var env = ProcessInfo.processInfo.environment
+        env["BOOKRENDER_SERVE_TOKEN"] = "test-token"
+        let second = try run(try Repository.binary.path, ["serve", "--data", data.path, "--port", "0"], environment: env)
+        #expect(second.status != 0 && second.stderr.contains("another bookrender serve uses"), "\(second.stderr)")
+    }
+
     @Test func oversizeBodiesAndHostileZipsAreRefused() async throws {
         let dir = try temporaryDirectory("serve-hostile")
         defer { try? FileManager.default.removeItem(at: dir) }
