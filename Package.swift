@@ -12,6 +12,13 @@ let package = Package(
         // The image providers' HTTP: pure Swift, nothing loaded at start-up by the processes that never call one.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The render service's HTTP server.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Ends the server in order on SIGTERM, once running jobs are finished or checkpointed.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Zipped book folders sent to the service: entries read one by one, so links, escapes and bombs are refused before a byte is written.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // cairo, pango/pangocairo, fontconfig, libpng, libhyphen and libqrencode from Debian.
@@ -52,15 +59,26 @@ let package = Package(
         .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CGraphics",
                                                        .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                        .product(name: "NIOCore", package: "swift-nio"),
+                                                  .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                  .product(name: "Logging", package: "swift-log"),
                                                        .product(name: "NIOHTTP1", package: "swift-nio"),
                                                        .product(name: "NIOPosix", package: "swift-nio")]),
         // The library product: the pipeline as an API that the CLI, batch and tests call.
         .target(name: "BookRenderKit", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout",
                                                       "BookRender", "BookCompare", "BookIllustrate"]),
+        // Debian's SQLite (libsqlite3-dev): the render service's job queue.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // The render service: HTTP API, durable job queue, workers that run the export in child processes.
+        .target(name: "BookServe", dependencies: ["BookBase", "BookRenderKit", "CSQLite",
+                                                  .product(name: "Hummingbird", package: "hummingbird"),
+                                                  .product(name: "NIOCore", package: "swift-nio"),
+                                                  .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                  .product(name: "Logging", package: "swift-log"),
+                                                  .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .executableTarget(
             name: "bookrender",
             dependencies: [
-                "BookRenderKit", "CShapeCache",
+                "BookRenderKit", "BookServe", "CShapeCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,6 +97,10 @@ let package = Package(
         .testTarget(name: "GoldenTests", dependencies: ["BookRenderKit", "BookTestSupport"]),
         .testTarget(name: "BookIllustrateTests", dependencies: ["BookBase", "BookIllustrate", "BookModel", "BookResolve", "BookTestSupport"]),
         .testTarget(name: "BookBatchTests", dependencies: ["BookRenderKit", "BookTestSupport"]),
+        .testTarget(name: "BookServeTests", dependencies: ["BookServe", "BookRenderKit", "BookTestSupport",
+                                                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                           .product(name: "NIOCore", package: "swift-nio"),
+                                                           .product(name: "NIOHTTP1", package: "swift-nio")]),
         .testTarget(name: "CLITests", dependencies: ["BookRenderKit", "BookTestSupport", "BookConfig"]),
     ],
     cxxLanguageStandard: .cxx17

@@ -8,6 +8,7 @@ CONTROL.json is re-read on every request:
   {"latency": 0.1,                 seconds added before each answer
    "key": "sk-test-…",             the key a request must carry (401 / 400 API_KEY_INVALID otherwise)
    "gemini_case": "snake",         answer Gemini in snake_case instead of camelCase
+   "hold_after": 2,                requests after the first 2 wait, unanswered, until a later CONTROL.json drops it
    "rules": [{"contains": "SCENE-03", "responses": [RESPONSE, …]}]}
 The n-th request whose prompt contains a rule's text gets that rule's n-th response; once they run out,
 or when no rule matches, it succeeds with a small PNG. A RESPONSE is {"status": 429, "headers": {…},
@@ -25,7 +26,7 @@ import base64, hashlib, signal, json, sys, threading, time, struct, zlib, argpar
 from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 
 LOCK = threading.Lock()
-STATE = {"inflight": 0, "counts": {}}
+STATE = {"inflight": 0, "counts": {}, "arrivals": 0}
 
 
 # The fields each endpoint knows (OpenAI's edits take multipart, its generations JSON); like the real APIs, anything else is a 400 naming the field.
@@ -139,6 +140,13 @@ class Handler(BaseHTTPRequestHandler):
 
     def handle_request(self, arrival, inflight):
         control = json.load(open(self.server.control_path))
+        with LOCK:
+            STATE["arrivals"] += 1
+            number = STATE["arrivals"]
+        # A client stopped mid-run (killed, or waiting on other work) is tested by holding its later calls.
+        while "hold_after" in control and number > control["hold_after"]:
+            time.sleep(0.05)
+            control = json.load(open(self.server.control_path))
         length = int(self.headers.get("content-length", 0))
         body = self.rfile.read(length)
         headers = {k.lower(): v for k, v in self.headers.items()}

@@ -10,6 +10,7 @@ packages=(
   libxxhash-dev xxhash  # XXH3-128 of images and PDF content; xxhsum for its test
   libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
   libqrencode-dev
+  libsqlite3-dev  # the render service's job queue (bookrender serve)
   libqpdf-dev ghostscript  # PDF finishing (boxes, outline) and CMYK PDF/X-1a
   libstdc++-12-dev  # the C++ standard headers qpdf's C++ API (content stream filters) needs
   # the private font set (see fonts/fonts.json)
@@ -17,7 +18,7 @@ packages=(
   # PDF readers and image tools the tests check output with
   poppler-utils qpdf libjpeg-turbo-progs imagemagick
   fonts-dejavu-core  # a face outside the font set, for the book-fonts tests
-  python3-jsonschema
+  python3-jsonschema python3-yaml  # schema checks (python3-yaml: the service's OpenAPI document)
   strace  # the test that a hostile book folder opens nothing outside it
   util-linux e2fsprogs  # setpriv, mount and chattr: the write-failure tests' unwritable folders and full disks
 )

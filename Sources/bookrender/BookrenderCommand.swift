@@ -11,7 +11,7 @@ struct Bookrender: ParsableCommand {
         in it is invalid (or --strict found a missing image), 66 the input cannot be read, \
         73 an output cannot be written, 70 rendering failed.
         """,
-        subcommands: [Export.self, Cover.self, Preflight.self, Validate.self, Info.self, Import.self, Compare.self, Batch.self, Illustrate.self, Watch.self]
+        subcommands: [Export.self, Cover.self, Preflight.self, Validate.self, Info.self, Import.self, Compare.self, Batch.self, Illustrate.self, Watch.self, Serve.self]
     )
 
     static func main() {

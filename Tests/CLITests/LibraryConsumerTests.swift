@@ -10,7 +10,9 @@ import BookRenderKit
         let package = Repository.root.appendingPathComponent("Examples/book-export")
         // Its own build folder, kept between runs like .build: a second run only relinks.
         let scratch = Repository.root.appendingPathComponent(".build-example")
-        let arguments = ["build", "--package-path", package.path, "--scratch-path", scratch.path]
+        // Its program alone: without --product SwiftPM also builds targets the program does not use,
+        // the render service's HTTP server and its dependencies among them.
+        let arguments = ["build", "--package-path", package.path, "--scratch-path", scratch.path, "--product", "book-export"]
         var build = try run("swift", arguments)
         if build.status != 0 {
             // SwiftPM does not notice a source file removed from a path dependency since the last

@@ -30,6 +30,14 @@ public struct JobResult: Codable, Sendable, Equatable {
 public struct JobRunner: Sendable {
     public var executable: URL
     public var timeout: Double?
+    /// More `bookrender export` flags (limits, `--fill-missing` and its provider, `--events`).
+    public var extraArguments: [String] = []
+    /// Where the export's stdout goes (its `--events` lines); nowhere when nil.
+    public var stdout: URL?
+    /// Where the export writes its report (kept); a scratch file removed afterwards when nil.
+    public var report: URL?
+    /// Told the child's PID once it runs, so a caller can stop it (cancel, shutdown).
+    public var started: (@Sendable (Int32) -> Void)?
 
     public init(executable: URL, timeout: Double? = nil) {
         self.executable = executable; self.timeout = timeout
@@ -38,6 +46,7 @@ public struct JobRunner: Sendable {
     public func exportArguments(_ job: BatchJob) -> [String] {
         // One thread per job for layout and rasterizing: the batch already runs --jobs books side by side.
         ["export", job.input, "-o", job.output] + job.options.arguments(profile: job.profile) + ["--workers", "1"]
+            + extraArguments
     }
 
     public func run(_ job: BatchJob) -> JobResult {
@@ -58,7 +67,7 @@ public struct JobRunner: Sendable {
     private func run(_ job: BatchJob, scratch: URL, into result: inout JobResult) throws {
         try AtomicOutput.makeFolder(URL(fileURLWithPath: job.output).deletingLastPathComponent())
         // The export writes its report there, or, when it fails, its error as JSON.
-        let report = scratch.appendingPathComponent("report.json")
+        let report = self.report ?? scratch.appendingPathComponent("report.json")
         let p = Process()
         let args = exportArguments(job) + ["--report", report.path]
         // The child dies with the batch (SIGKILL included), so no export outlives a stopped run.
@@ -70,9 +79,16 @@ public struct JobRunner: Sendable {
             p.arguments = args
         }
         p.standardInput = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
+        var events: FileHandle?
+        if let stdout {
+            _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+            events = try FileHandle(forWritingTo: stdout)
+        }
+        defer { try? events?.close() }
+        p.standardOutput = events ?? FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
+        started?(p.processIdentifier)
         // A job that crashes or is killed leaves its temporaries, named with its PID beside
         // its outputs: the batch removes them when it ends, and a stopped batch stops the job
         // with the same signal, so it removes its own, then removes what is left.

@@ -1,0 +1,29 @@
+import Foundation
+import Hummingbird
+
+/// Every route but `/healthz` needs `Authorization: Bearer TOKEN` when the service has a token.
+struct BearerAuth<Context: RequestContext>: RouterMiddleware {
+    let token: String?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let token, request.uri.path != "/healthz" else { return try await next(request, context) }
+        guard let header = request.headers[.authorization] else {
+            return JSONReply.error(APIError(401, "unauthorized", "no Authorization header; send Authorization: Bearer TOKEN with the service's token"))
+        }
+        let given = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
+        guard Self.same(given, token) else {
+            return JSONReply.error(APIError(401, "unauthorized", "the bearer token is wrong; send the token the service was started with (BOOKRENDER_SERVE_TOKEN or --token-file)"))
+        }
+        return try await next(request, context)
+    }
+
+    /// Compares in time that depends only on the lengths, so a caller cannot find the token byte by byte.
+    static func same(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var diff = UInt8(x.count == y.count ? 0 : 1)
+        for i in 0..<max(x.count, y.count) {
+            diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+        }
+        return diff == 0
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Logging
+import ServiceLifecycle
+
+/// `bookrender serve`: the job database, the workers and the HTTP API, until SIGTERM or SIGINT.
+public enum BookServer {
+    public static func run(_ config: ServeConfiguration) async throws {
+        try FileManager.default.createDirectory(at: config.jobsFolder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: config.cacheFolder, withIntermediateDirectories: true)
+        let lock = try DataFolderLock(config.dataFolder)
+        defer { withExtendedLifetime(lock) {} }
+        let store = try JobStore(path: config.databaseFile.path)
+        let scheduler = JobScheduler(store: store, config: config)
+        try await scheduler.recover()
+        let shutdown = ShutdownFlag()
+        let router = Router()
+        ServeRoutes(config: config, scheduler: scheduler, shutdown: shutdown).register(on: router)
+        let host = config.host
+        let app = Application(router: router,
+                              configuration: .init(address: .hostname(host, port: config.port), serverName: "bookrender"),
+                              onServerRunning: { channel in
+                                  let port = channel.localAddress?.port ?? config.port
+                                  config.announce("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+                              })
+        await scheduler.pump()
+        let logger = Logger(label: "bookrender")
+        let group = ServiceGroup(configuration: .init(services: [.init(service: app)], gracefulShutdownSignals: [], logger: logger))
+        let server = Task { try await group.run() }
+        StopSignal.install()
+        let watcher = Task {
+            while !StopSignal.received { try await Task.sleep(nanoseconds: 100_000_000) }
+            shutdown.set()
+            await scheduler.drain(grace: config.grace)
+            await group.triggerGracefulShutdown()
+        }
+        defer { watcher.cancel() }
+        do { try await server.value } catch is CancellationError {}
+    }
+}
+
+/// SIGTERM and SIGINT only raise a flag: the service notices it and shuts down in order
+/// (`JobScheduler.drain`), which a signal handler could not do.
+enum StopSignal {
+    nonisolated(unsafe) private static var flag: sig_atomic_t = 0
+
+    static var received: Bool { flag != 0 }
+
+    static func install() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in StopSignal.flag = 1 }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        sigaction(SIGTERM, &action, nil)
+        sigaction(SIGINT, &action, nil)
+    }
+}

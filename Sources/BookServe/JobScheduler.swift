@@ -1,0 +1,180 @@
+import Foundation
+import BookRenderKit
+
+/// Takes queued jobs from the store and renders them, each in its own `bookrender export` child,
+/// at most `workers` at once and `perClient` of one client at once. Every change of a job's state
+/// is in the store before anyone is told of it.
+actor JobScheduler {
+    let store: JobStore
+    let config: ServeConfiguration
+    private var running: [String: (client: String, child: ChildHandle)] = [:]
+    private(set) var draining = false
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    private(set) var metrics = ServeMetrics()
+
+    init(store: JobStore, config: ServeConfiguration) {
+        self.store = store; self.config = config
+    }
+
+    /// After a crash or a restart: jobs left running are queued again. Their export starts over and
+    /// rewrites its outputs atomically; with fillMissing, the illustrate journal and the picture
+    /// cache skip every picture already made.
+    func recover() throws {
+        for var job in try store.jobs(in: .running) {
+            job.state = .queued
+            try store.update(job)
+        }
+    }
+
+    func submit(_ job: JobRecord) throws {
+        try store.insert(job)
+        pump()
+    }
+
+    var busy: Int { running.count }
+
+    func pump() {
+        guard !draining else { return }
+        guard running.count < config.workers, let queued = try? store.jobs(in: .queued) else { return }
+        for job in queued where running.count < config.workers {
+            let ofClient = running.values.filter { $0.client == job.client }.count
+            guard ofClient < config.perClient else { continue }
+            start(job)
+        }
+    }
+
+    private func start(_ queued: JobRecord) {
+        var job = queued
+        job.state = .running
+        job.started = Date()
+        job.attempts += 1
+        job.error = nil
+        do { try store.update(job) } catch { return }
+        let child = ChildHandle()
+        running[job.id] = (job.client, child)
+        let runner = makeRunner(job, child: child)
+        let folder = JobFolder(jobs: config.jobsFolder, id: job.id)
+        let batchJob = BatchJob(id: job.id, index: 0, input: job.book, output: folder.pdf.path,
+                                profile: job.options.profile,
+                                options: JobOptions(theme: job.options.theme, strict: job.options.strict,
+                                                    png: job.options.wantsPNG ? folder.pages.path : nil,
+                                                    dpi: job.options.wantsPNG ? job.options.dpi ?? 150 : nil))
+        // A thread of its own: it waits on the child, and the child's death signal is tied to it.
+        var preview: (JobRunner, BatchJob)?
+        if job.options.wantsFirstPage {
+            var firstRunner = runner
+            firstRunner.report = folder.preview.appendingPathComponent("report.json")
+            preview = (firstRunner, BatchJob(id: job.id, index: 0, input: job.book, output: folder.preview.appendingPathComponent("page-1.pdf").path,
+                                             options: JobOptions(theme: job.options.theme, strict: job.options.strict, png: folder.preview.path,
+                                                                 dpi: job.options.dpi ?? 150, pages: "1")))
+        }
+        let id = job.id, first = preview
+        let thread = Thread { [self] in
+            // Page 1 first: the same pixels as the whole export's page 1, ready well before it. With
+            // fillMissing this run makes the pictures, and the whole export finds them in the journal.
+            if let (firstRunner, firstJob) = first, child.stopReason == nil { _ = firstRunner.run(firstJob) }
+            let result = runner.run(batchJob)
+            Task { await self.finish(id, result, child.stopReason) }
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    private func makeRunner(_ job: JobRecord, child: ChildHandle) -> JobRunner {
+        let folder = JobFolder(jobs: config.jobsFolder, id: job.id)
+        var runner = JobRunner(executable: config.executable, timeout: config.jobTimeout)
+        var extra = config.limitArguments + ["--events"]
+        if job.options.fillMissing == true {
+            extra += ["--fill-missing", "--provider", job.options.provider ?? "local", "--cache", config.cacheFolder.path]
+            if let m = job.options.model { extra += ["--model", m] }
+            if let n = job.options.maxImages { extra += ["--max-images", "\(n)"] }
+            if let r = job.options.resolution { extra += ["--resolution", r] }
+            if let base = config.providerBaseURL { extra += ["--base-url", base] }
+        }
+        runner.extraArguments = extra
+        runner.stdout = folder.events
+        runner.report = folder.report
+        runner.started = { pid in child.started(pid) }
+        return runner
+    }
+
+    private func finish(_ id: String, _ result: JobResult, _ stop: ChildHandle.Stop?) {
+        running[id] = nil
+        defer {
+            if running.isEmpty { idleWaiters.forEach { $0.resume() }; idleWaiters = [] }
+            pump()
+        }
+        guard var job = try? store.job(id) else { return }
+        switch stop {
+        case .checkpoint:
+            job.state = .queued
+        case .cancel:
+            job.state = .cancelled
+            job.finished = Date()
+        case nil:
+            job.finished = Date()
+            job.pages = result.pages
+            job.placeholders = result.placeholders
+            job.warnings = result.warnings
+            if result.status == .done {
+                job.state = .done
+            } else {
+                job.state = .failed
+                job.error = .init(code: failureCode(result, job: job), message: result.error ?? "the export failed")
+            }
+            let total = result.seconds
+            let render = renderSeconds(job)
+            job.renderSeconds = render ?? total
+            metrics.record(job: job, seconds: total, render: render)
+        }
+        try? store.update(job)
+    }
+
+    private func renderSeconds(_ job: JobRecord) -> Double? {
+        let folder = JobFolder(jobs: config.jobsFolder, id: job.id)
+        guard let outcome = try? ExportOutcome.read(folder.report), let report = outcome.report else { return nil }
+        return report.timings.reduce(0) { $0 + $1.seconds }
+    }
+
+    private func failureCode(_ result: JobResult, job: JobRecord) -> String {
+        let folder = JobFolder(jobs: config.jobsFolder, id: job.id)
+        if let kind = (try? ExportOutcome.read(folder.report))?.error?.kind { return kind.rawValue }
+        if let e = result.error, e.hasPrefix("timed out") { return "timedOut" }
+        if let e = result.error, e.hasPrefix("the export crashed") { return "crashed" }
+        return "exportFailed"
+    }
+
+    /// Cancels a queued or running job; a finished one is left as it is.
+    func cancel(_ id: String) throws -> JobRecord? {
+        guard var job = try store.job(id) else { return nil }
+        if job.state == .queued {
+            job.state = .cancelled
+            job.finished = Date()
+            try store.update(job)
+        } else if job.state == .running, let child = running[id]?.child {
+            child.stop(.cancel)
+        }
+        return job
+    }
+
+    /// SIGTERM: no job starts any more; running ones get `grace` seconds to finish, then are
+    /// stopped and queued again (a checkpoint: the next start resumes them).
+    func drain(grace: Double) async {
+        draining = true
+        if !running.isEmpty {
+            await waitIdle(upTo: grace)
+        }
+        guard !running.isEmpty else { return }
+        for (_, r) in running { r.child.stop(.checkpoint) }
+        await waitIdle(upTo: 10)
+        for (_, r) in running { r.child.forceKill() }
+        await waitIdle(upTo: 5)
+    }
+
+    private func waitIdle(upTo seconds: Double) async {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !running.isEmpty, Date() < deadline {
+            try? await Task.sleep(nanoseconds: 100_000_000)
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import BookRenderKit
+
+/// The HTTP API (docs/serve.md, schema/serve.openapi.yaml).
+struct ServeRoutes: Sendable {
+    let config: ServeConfiguration
+    let scheduler: JobScheduler
+    let shutdown: ShutdownFlag
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.middlewares.add(BearerAuth<BasicRequestContext>(token: config.token))
+        router.get("/healthz") { _, _ in
+            JSONReply.response(["status": shutdown.isSet ? "stopping" : "ok"], status: shutdown.isSet ? 503 : 200)
+        }
+        router.get("/metrics") { _, _ in await answer { try await metrics() } }
+        router.post("/v1/jobs") { request, _ in await answer { try await submit(request) } }
+        router.get("/v1/jobs/:id") { _, context in
+            await answer { JSONReply.response(try await status(context.parameters.get("id") ?? "")) }
+        }
+        router.delete("/v1/jobs/:id") { _, context in
+            await answer {
+                let id = context.parameters.get("id") ?? ""
+                guard try await scheduler.cancel(id) != nil else { throw notFound(id) }
+                return JSONReply.response(try await status(id))
+            }
+        }
+        router.get("/v1/jobs/:id/events") { _, context in await answer { try await events(context.parameters.get("id") ?? "") } }
+        router.get("/v1/jobs/:id/pdf") { _, context in
+            await answer { try await finishedFile(context.parameters.get("id") ?? "", "application/pdf") { $0.pdf } }
+        }
+        router.get("/v1/jobs/:id/report") { _, context in
+            await answer { try await finishedFile(context.parameters.get("id") ?? "", "application/json") { $0.report } }
+        }
+        router.get("/v1/jobs/:id/pages/:file") { _, context in
+            await answer {
+                let id = context.parameters.get("id") ?? "", file = context.parameters.get("file") ?? ""
+                guard file.hasSuffix(".png"), let n = Int(file.dropLast(4)), n >= 1 else {
+                    throw APIError(404, "noSuchPage", "pages are named by number, such as /v1/jobs/\(id)/pages/1.png")
+                }
+                // Page 1 may be fetched while the rest is rendered, once its own export has put it in place.
+                let job = try record(id)
+                let early = JobFolder(jobs: config.jobsFolder, id: id).previewPNG
+                if n == 1, job.state == .running, let data = try? Data(contentsOf: early) {
+                    return JSONReply.data(data, type: "image/png")
+                }
+                return try await finishedFile(id, "image/png") { folder in
+                    guard let url = folder.pagePNGs()[n] else {
+                        throw APIError(404, "noSuchPage", "the job has no page \(n) PNG; its status lists the pages it has")
+                    }
+                    return url
+                }
+            }
+        }
+    }
+
+    private func answer(_ body: () async throws -> Response) async -> Response {
+        do { return try await body() } catch let e as APIError {
+            return JSONReply.error(e)
+        } catch {
+            return JSONReply.error(APIError(500, "internal", "\(error)"))
+        }
+    }
+
+    private func notFound(_ id: String) -> APIError {
+        APIError(404, "noSuchJob", "no job \(id); POST /v1/jobs returns the id of a new one")
+    }
+
+    private func record(_ id: String) throws -> JobRecord {
+        guard JobID.isWellFormed(id), let job = try scheduler.store.job(id) else { throw notFound(id) }
+        return job
+    }
+
+    func status(_ id: String) async throws -> JobStatus {
+        let job = try record(id)
+        return JobStatus(job, folder: JobFolder(jobs: config.jobsFolder, id: job.id))
+    }
+
+    /// A file of a finished job: never one an export is still writing.
+    private func finishedFile(_ id: String, _ type: String, _ pick: (JobFolder) throws -> URL) async throws -> Response {
+        let job = try record(id)
+        switch job.state {
+        case .done: break
+        case .queued, .running:
+            throw APIError(409, "notReady", "job \(id) is \(job.state.rawValue); its files can be fetched once its state is done (poll /v1/jobs/\(id) or stream /v1/jobs/\(id)/events)")
+        case .failed, .cancelled:
+            throw APIError(409, "noOutput", "job \(id) is \(job.state.rawValue) and has no output\(job.error.map { ": \($0.message)" } ?? "")")
+        }
+        let url = try pick(JobFolder(jobs: config.jobsFolder, id: id))
+        guard let data = try? Data(contentsOf: url) else {
+            throw APIError(404, "noSuchFile", "job \(id) wrote no \(url.lastPathComponent)\(job.options.wantsPNG ? "" : "; page PNGs are made unless png=false")")
+        }
+        return JSONReply.data(data, type: type)
+    }
+
+    private func metrics() async throws -> Response {
+        let counts = try scheduler.store.counts()
+        let m = await scheduler.metrics, busy = await scheduler.busy
+        let text = m.text(queued: counts[.queued] ?? 0, busy: busy, workers: config.workers, byState: counts)
+        return JSONReply.data(Data(text.utf8), type: "text/plain; version=0.0.4")
+    }
+
+    private func submit(_ request: Request) async throws -> Response {
+        guard !shutdown.isSet else {
+            throw APIError(503, "stopping", "the service is shutting down; submit again once it is back")
+        }
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > config.maxBodyBytes {
+            throw tooLarge()
+        }
+        let body: ByteBuffer
+        do { body = try await request.body.collect(upTo: config.maxBodyBytes) } catch is NIOTooManyBytesError {
+            throw tooLarge()
+        }
+        var query: [String: String] = [:]
+        for (k, v) in request.uri.queryParameters { query[String(k)] = String(v) }
+        let queryOptions = try ServeJobOptions.fromQuery(query)
+        let client = request.headers.first { $0.name.canonicalName == "x-client" }.map { String($0.value.prefix(64)) } ?? "default"
+        let id = JobID.make()
+        let folder = JobFolder(jobs: config.jobsFolder, id: id)
+        let intake = BookIntake(zip: ZipIntake(maxEntries: config.maxZipEntries, maxBytes: config.maxUnpackedBytes))
+        let data = Data(body.readableBytesView)
+        let contentType = request.headers[.contentType]
+        let config = self.config
+        do {
+            let job: JobRecord = try await Background.run {
+                let received = try intake.receive(data, contentType: contentType, into: folder.input)
+                let options = try queryOptions.over(received.options ?? ServeJobOptions()).validated()
+                try BookCheck.check(received.book, options: options, config: config)
+                return JobRecord(id: id, client: client, state: .queued, options: options, book: received.book.path,
+                                 created: Date(), attempts: 0)
+            }
+            try await scheduler.submit(job)
+            var headers: HTTPFields = [:]
+            headers[.location] = "/v1/jobs/\(id)"
+            return JSONReply.response(JobStatus(job, folder: folder), status: 202, headers: headers)
+        } catch {
+            try? FileManager.default.removeItem(at: folder.root)
+            throw error
+        }
+    }
+
+    private func tooLarge() -> APIError {
+        APIError(413, "bodyTooLarge", "the request body is larger than \(config.maxBodyBytes) bytes; send smaller pictures or start the service with a larger --max-body-bytes")
+    }
+
+    /// Server-sent events: `status` whenever the job's status changes, `page` for each page PNG as
+    /// it becomes fetchable, and `end` once the job is finished (the stream then closes).
+    private func events(_ id: String) async throws -> Response {
+        _ = try record(id)
+        let routes = self
+        var headers: HTTPFields = [:]
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            var last: JobStatus?
+            var sentPages = Set<Int>()
+            var quiet = 0
+            while true {
+                guard let status = try? await routes.status(id) else { break }
+                if status != last {
+                    try await writer.write(ByteBuffer(string: ServerSentEvent.format("status", JSONReply.encode(status))))
+                    last = status
+                    quiet = 0
+                }
+                for page in status.pages where !sentPages.contains(page.number) {
+                    sentPages.insert(page.number)
+                    try await writer.write(ByteBuffer(string: ServerSentEvent.format("page", JSONReply.encode(page))))
+                }
+                if status.state.isFinal {
+                    try await writer.write(ByteBuffer(string: ServerSentEvent.format("end", JSONReply.encode(["state": status.state.rawValue]))))
+                    break
+                }
+                if routes.shutdown.isSet { break }
+                quiet += 1
+                // A comment now and then keeps proxies from closing a quiet stream.
+                if quiet % 60 == 0 { try await writer.write(ByteBuffer(string: ": waiting\n\n")) }
+                try await Task.sleep(nanoseconds: 250_000_000)
+            }
+            try await writer.finish(nil)
+        })
+    }
+}
+
+enum ServerSentEvent {
+    static func format(_ event: String, _ data: Data) -> String {
+        "event: \(event)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
+    }
+}
+
+/// Work that blocks (unpacking, reading a book) runs off the server's threads.
+enum Background {
+    static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try work() })
+            }
+        }
+    }
+}
+
+enum JobID {
+    static func make() -> String {
+        var g = SystemRandomNumberGenerator()
+        return (0..<10).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &g)) }.joined()
+    }
+
+    static func isWellFormed(_ id: String) -> Bool {
+        id.count == 20 && id.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
+}
+
+/// Set once SIGTERM (or SIGINT) arrives: no new job is taken, event streams close.
+final class ShutdownFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}

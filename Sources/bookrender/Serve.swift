@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import BookRenderKit
+import BookServe
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the render service: an HTTP API that takes books, queues them and renders each in its own process.",
+        discussion: """
+        Jobs and their state live in DATA (jobs.sqlite and one folder a job) and survive a restart: jobs \
+        that were running start again, and generated pictures are not paid for twice. Every request but \
+        /healthz needs Authorization: Bearer TOKEN, the token from BOOKRENDER_SERVE_TOKEN or --token-file; \
+        --no-auth is allowed only on a loopback address. SIGTERM stops taking jobs, lets running ones \
+        finish for --grace seconds, then queues them again and exits. See docs/serve.md.
+        """)
+
+    @Option(name: .long, help: "Folder for the job database, the books and their outputs.")
+    var data: String
+
+    @Option(name: .long, help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "Port to listen on (0: any free port, printed at start).")
+    var port = 8080
+
+    @Option(name: .long, help: "File holding the bearer token (instead of BOOKRENDER_SERVE_TOKEN).")
+    var tokenFile: String?
+
+    @Flag(name: .long, help: "Take requests without a token; only with a loopback --host.")
+    var noAuth = false
+
+    @Option(name: .long, help: "Books rendered at once.")
+    var workers = 1
+
+    @Option(name: .long, help: "Books of one client (its X-Client header) rendered at once.")
+    var perClient = 1
+
+    @Option(name: .long, help: "Largest request body, in bytes.")
+    var maxBodyBytes = 256 * 1024 * 1024
+
+    @Option(name: .long, help: "Most bytes a zipped book may unpack to.")
+    var maxUnpackedBytes = 1024 * 1024 * 1024
+
+    @Option(name: .long, help: "Most entries in a zipped book.")
+    var maxZipEntries = 2000
+
+    @Option(name: .long, help: "Most pages in a book.")
+    var maxPages = 1000
+
+    @Option(name: .long, help: "Seconds running jobs get to finish after SIGTERM before they are queued again.")
+    var grace: Double = 30
+
+    @Option(name: .long, help: "Seconds one job may run before it is stopped and failed.")
+    var jobTimeout: Double?
+
+    @Option(name: .long, help: "Image providers' address for fillMissing jobs (a proxy or gateway); the provider's own by default.")
+    var providerBaseURL: String?
+
+    @OptionGroup(title: "Limits") var limits: LimitFlags
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard workers >= 1, perClient >= 1 else { throw ValidationError("--workers and --per-client must be at least 1") }
+        guard maxBodyBytes >= 1, maxUnpackedBytes >= 1, maxZipEntries >= 1, maxPages >= 1 else {
+            throw ValidationError("the --max-… limits must be at least 1")
+        }
+        guard grace >= 0 else { throw ValidationError("--grace must not be negative") }
+        if noAuth, !Self.isLoopback(host) {
+            throw ValidationError("--no-auth is allowed only on a loopback address (127.0.0.1, ::1, localhost); set a token to listen on \(host)")
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    func run() throws {
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let command = self
+        Task {
+            do { try await command.serve() } catch { outcome.error = error }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.error { throw error }
+    }
+
+    private func serve() async throws {
+        var token: String?
+        if !noAuth {
+            if let tokenFile {
+                guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+                    throw ValidationError("cannot read the token file \(tokenFile)")
+                }
+                token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            } else {
+                token = ProcessInfo.processInfo.environment["BOOKRENDER_SERVE_TOKEN"]
+            }
+            guard let t = token, !t.isEmpty else {
+                throw ValidationError("no token: set BOOKRENDER_SERVE_TOKEN or --token-file (or --no-auth on a loopback address)")
+            }
+        }
+        var config = ServeConfiguration(dataFolder: URL(fileURLWithPath: data),
+                                        executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
+        config.host = host; config.port = port; config.token = token; config.workers = workers
+        config.perClient = perClient; config.maxBodyBytes = maxBodyBytes; config.maxUnpackedBytes = maxUnpackedBytes
+        config.maxZipEntries = maxZipEntries; config.maxPages = maxPages; config.limits = limits.limits
+        config.grace = grace; config.jobTimeout = jobTimeout; config.providerBaseURL = providerBaseURL
+        config.announce = { line in Console.error(line) }
+        do { try await BookServer.run(config) } catch let e as ValidationError { throw e } catch {
+            Console.error("bookrender serve: \(error)")
+            throw ExitCode(70)
+        }
+    }
+}
+
+private final class Outcome: @unchecked Sendable {
+    var error: (any Error)?
+}
