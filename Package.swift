@@ -56,7 +56,9 @@ let package = Package(
                                                        .product(name: "NIOPosix", package: "swift-nio")]),
         // The library product: the pipeline as an API that the CLI, batch and tests call.
         .target(name: "BookRenderKit", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout",
-                                                      "BookRender", "BookCompare", "BookIllustrate"]),
+                                                      "BookRender", "BookCompare", "BookIllustrate", "CGraphics"],
+                // Only to read HarfBuzz's version for reports.
+                linkerSettings: [.linkedLibrary("harfbuzz")]),
         .executableTarget(
             name: "bookrender",
             dependencies: [
