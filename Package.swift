@@ -59,13 +59,13 @@ let package = Package(
         .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CGraphics",
                                                        .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                        .product(name: "NIOCore", package: "swift-nio"),
-                                                  .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                                                  .product(name: "Logging", package: "swift-log"),
                                                        .product(name: "NIOHTTP1", package: "swift-nio"),
                                                        .product(name: "NIOPosix", package: "swift-nio")]),
         // The library product: the pipeline as an API that the CLI, batch and tests call.
         .target(name: "BookRenderKit", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout",
-                                                      "BookRender", "BookCompare", "BookIllustrate"]),
+                                                      "BookRender", "BookCompare", "BookIllustrate", "CGraphics"],
+                // Only to read HarfBuzz's version for reports.
+                linkerSettings: [.linkedLibrary("harfbuzz")]),
         // Debian's SQLite (libsqlite3-dev): the render service's job queue.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The render service: HTTP API, durable job queue, workers that run the export in child processes.

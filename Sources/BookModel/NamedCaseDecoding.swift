@@ -29,9 +29,9 @@ where T.RawValue == String {
     throw DecodingError.dataCorruptedError(in: c, debugDescription: message)
 }
 
-enum Spelling {
+public enum Spelling {
     /// The candidate a typo most likely meant: same letters ignoring case, or at most two edits away.
-    static func nearest(to word: String, among candidates: [String]) -> String? {
+    public static func nearest(to word: String, among candidates: [String]) -> String? {
         let lower = word.lowercased()
         if let same = candidates.first(where: { $0.lowercased() == lower }) { return same }
         let scored = candidates.map { ($0, distance(lower, $0.lowercased())) }.filter { $0.1 <= 2 && $0.1 < word.count }

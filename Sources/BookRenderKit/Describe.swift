@@ -16,6 +16,8 @@ public struct BookDescription: Sendable, Codable {
     /// Each page's crop and text position over its picture.
     public var art: [ArtEntry]
     public var warnings: [String]
+    /// Every finding, load warnings first; `missingIllustrations` and `warnings` are their texts.
+    public var findings: [Diagnostic] = []
     /// Every blank page put in, and why.
     public var blankPages: [BlankPage] = []
     /// About how many characters a full line of body text holds, when the theme fitted the body to
@@ -38,7 +40,7 @@ extension BookDocument {
         var fonts = Set<String>()
         for page in tree.pages { for box in page.textBoxes { fonts.formUnion(box.layout.fontFiles) } }
         let findings = tree.findings.map(Diagnostic.init)
-        return BookDescription(
+        var description = BookDescription(
             title: resolved.book.title, kind: resolved.book.kind.rawValue, source: "\(source)", theme: resolved.themeName,
             trimInches: "\(Self.inches(resolved.trim.width)) × \(Self.inches(resolved.trim.height))",
             physicalPages: tree.pages.count,
@@ -47,6 +49,8 @@ extension BookDocument {
             warnings: findings.filter { !$0.isPlaceholder }.map(\.description),
             blankPages: tree.pages.compactMap { p in p.blankReason.map { BookDescription.BlankPage(page: p.number, why: $0) } },
             bodyCharactersPerLine: tree.bodyMeasure.map { Int($0.rounded()) })
+        description.findings = loadWarnings + findings
+        return description
     }
 
     /// Points as inches the way `%g` prints them: 8.25, 11, 5.8268.

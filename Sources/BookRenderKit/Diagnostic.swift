@@ -5,10 +5,12 @@ import BookRender
 
 /// One finding about a book, a page or a file, located as precisely as the stage that found it can:
 /// load (file, JSON path, line and column), resolve and layout (entry of `pages`, physical pages),
-/// preflight (physical page, image file). Every report and error carries these.
+/// preflight (physical page, image file). Every report and error carries these, in the shape
+/// `schema/report.schema.json` publishes as `finding`: `severity`, `code`, `message`, `page`,
+/// `jsonPath` and `hint` always present (null when unknown), with the stage's own fields beside them.
 public struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible {
     public enum Severity: String, Sendable, Codable { case error, warning }
-    public enum Stage: String, Sendable, Codable { case load, layout, preflight }
+    public enum Stage: String, Sendable, Codable { case load, layout, preflight, compare }
 
     public var severity: Severity
     public var stage: Stage
@@ -27,11 +29,54 @@ public struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible 
     public var sourcePage: Int?
     /// Physical page numbers (1-based) when known.
     public var pages: [Int]
+    /// What to do about it, when the finding knows better than its message says.
+    public var hint: String?
+
+    /// The finding's code in the common schema: its `kind`.
+    public var code: String { kind }
+    /// The first physical page it concerns, nil when it is about no one page.
+    public var page: Int? { pages.first }
 
     public init(_ severity: Severity, stage: Stage, kind: String, message: String, file: String? = nil,
-                jsonPath: String? = nil, line: Int? = nil, column: Int? = nil, sourcePage: Int? = nil, pages: [Int] = []) {
+                jsonPath: String? = nil, line: Int? = nil, column: Int? = nil, sourcePage: Int? = nil, pages: [Int] = [],
+                hint: String? = nil) {
         self.severity = severity; self.stage = stage; self.kind = kind; self.message = message; self.file = file
         self.jsonPath = jsonPath; self.line = line; self.column = column; self.sourcePage = sourcePage; self.pages = pages
+        self.hint = hint
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case severity, code, message, page, jsonPath, hint, stage, kind, file, line, column, sourcePage, pages
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try c.decodeIfPresent(String.self, forKey: .kind) ?? c.decode(String.self, forKey: .code)
+        let page = try c.decodeIfPresent(Int.self, forKey: .page)
+        self.init(try c.decode(Severity.self, forKey: .severity), stage: try c.decodeIfPresent(Stage.self, forKey: .stage) ?? .load,
+                  kind: kind, message: try c.decode(String.self, forKey: .message),
+                  file: try c.decodeIfPresent(String.self, forKey: .file), jsonPath: try c.decodeIfPresent(String.self, forKey: .jsonPath),
+                  line: try c.decodeIfPresent(Int.self, forKey: .line), column: try c.decodeIfPresent(Int.self, forKey: .column),
+                  sourcePage: try c.decodeIfPresent(Int.self, forKey: .sourcePage),
+                  pages: try c.decodeIfPresent([Int].self, forKey: .pages) ?? page.map { [$0] } ?? [],
+                  hint: try c.decodeIfPresent(String.self, forKey: .hint))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(severity, forKey: .severity)
+        try c.encode(code, forKey: .code)
+        try c.encode(message, forKey: .message)
+        try c.encode(page, forKey: .page)
+        try c.encode(jsonPath, forKey: .jsonPath)
+        try c.encode(hint, forKey: .hint)
+        try c.encode(stage, forKey: .stage)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(file, forKey: .file)
+        try c.encodeIfPresent(line, forKey: .line)
+        try c.encodeIfPresent(column, forKey: .column)
+        try c.encodeIfPresent(sourcePage, forKey: .sourcePage)
+        try c.encode(pages, forKey: .pages)
     }
 
     /// As the command line prints it: each stage's own wording, which users and logs already know.
@@ -47,7 +92,7 @@ public struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible 
             }
             if let sourcePage { parts.append("$.pages[\(sourcePage)]") }
             return parts.joined(separator: ": ") + ": " + message
-        case .preflight:
+        case .preflight, .compare:
             return ([severity.rawValue, kind] + (pages.first.map { ["page \($0)"] } ?? []) + (file.map { [$0] } ?? []))
                 .joined(separator: ": ") + ": " + message
         }

@@ -130,7 +130,7 @@ extension BookDocument {
             }
             report.timings = timings
             if options.keepPageTree { report.pageTree = tree }
-            if let url = options.report { try JSONOutput.write(report, to: url) }
+            if let url = options.report { try JSONOutput.write(CommandReport(command: "export", report), to: url) }
             return report
         }
     }

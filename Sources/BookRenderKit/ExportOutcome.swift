@@ -24,9 +24,11 @@ public struct ExportOutcome: Codable {
         if let report { try report.encode(to: encoder); return }
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(error, forKey: .error)
+        // Every report keeps its findings under `findings`; a failure's are the error's.
+        try c.encode(error?.diagnostics ?? [], forKey: .findings)
     }
 
-    private enum CodingKeys: String, CodingKey { case report, error }
+    private enum CodingKeys: String, CodingKey { case report, error, findings }
 
     /// Writes the outcome to `url` as JSON, unless `url` is one of `inputs` (by path or file
     /// identity): a failed run must not replace the book it was asked to read. Nor a read-only
@@ -36,7 +38,7 @@ public struct ExportOutcome: Codable {
         for input in inputs { paths.input(input, as: "an input") }
         paths.output(url, as: "the report", kind: .json)
         try paths.verify(replacingReadOnly: replacingReadOnly)
-        try JSONOutput.write(self, to: url)
+        try JSONOutput.write(CommandReport(command: "export", self), to: url)
     }
 
     public static func read(_ url: URL) throws -> ExportOutcome {

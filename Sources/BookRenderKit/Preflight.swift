@@ -56,7 +56,8 @@ public enum PDFCheck {
     /// and trim rules are left out.
     public static func preflight(_ pdf: URL, profile: String, coverSheet: Bool = false,
                                  settings: RenderSettings = RenderSettings()) throws(BookRenderError) -> PreflightReport {
-        try BookRenderError.wrap {
+        try RenderSettings.checkProfileName(profile, in: try? settings.resources())
+        return try BookRenderError.wrap {
             let printProfile = try PrintProfile.load(named: profile, from: try settings.resources().profiles)
             let findings = try PDFPreflight.check(pdf, profile: printProfile).filter { !coverSheet || ($0.check != .pageCount && $0.check != .trimSize) }
             return PreflightReport(profile: profile, input: pdf.path, findings: findings.map(Diagnostic.init))

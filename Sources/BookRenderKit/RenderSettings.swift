@@ -46,6 +46,21 @@ public struct RenderSettings: Sendable {
                               ("max book text length", limits.maxBookTextLength), ("max word length", limits.maxWordLength)] where value < 1 {
             throw BookRenderError(.invalidOptions, "the \(name) must be at least 1, not \(value)")
         }
+        if let profile { try Self.checkProfileName(profile, in: try? resources()) }
         return self
+    }
+
+    /// A profile that is not there is a mistyped option, not a bad book: the message lists those
+    /// that are. A profile file that is there but invalid is left for loading to report.
+    static func checkProfileName(_ name: String, in resources: ResourceLocator?) throws(BookRenderError) {
+        guard let resources else { return }
+        let file = resources.profiles.appendingPathComponent(name + ".json")
+        let plain = !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        guard !plain || !FileManager.default.fileExists(atPath: file.path) else { return }
+        do {
+            _ = try PrintProfile.load(named: name, from: resources.profiles)
+        } catch {
+            throw BookRenderError(.invalidOptions, "--profile: \(error)")
+        }
     }
 }

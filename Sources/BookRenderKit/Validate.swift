@@ -12,6 +12,9 @@ public struct ValidationReport: Sendable, Codable {
     /// Load warnings, then resolve's findings (missing images, placeholders…).
     public var diagnostics: [Diagnostic]
     public var isValid: Bool { diagnostics.errors.isEmpty }
+
+    // In JSON, under the name every report gives its findings.
+    private enum CodingKeys: String, CodingKey { case file, source, theme, entries, diagnostics = "findings" }
 }
 
 extension BookDocument {

@@ -13,7 +13,8 @@ struct Batch: ParsableCommand {
         since its PDF was written is skipped. Events go to stdout as JSON Lines unless both \
         stdout and stderr are a terminal, where a progress bar is drawn instead. Exit codes: 0 \
         every job rendered or up to date, 1 at least one job failed, 64 bad command line, 66 the \
-        manifest or folder cannot be read. See docs/batch.md.
+        manifest or folder cannot be read. --json prints the summary instead of the events. See \
+        docs/batch.md and `bookrender --help`.
         """)
 
     @Argument(help: "A manifest (.jsonl: one {\"input\", \"output\", \"profile\", \"options\"} per line) or a folder of books.")
@@ -40,8 +41,11 @@ struct Batch: ParsableCommand {
     @Option(name: .long, help: "Stop a job that runs longer than this many seconds (it fails; the rest go on).")
     var timeout: Double?
 
-    @Option(name: .long, help: "Write the summary (per-job status, pages, time, errors) as JSON to this file.")
+    @Option(name: [.customLong("report"), .customLong("summary")],
+            help: "Write the summary (per-job status, pages, time, errors) as JSON to this file, - for stdout (--summary is the older name).")
     var summary: String?
+
+    @OptionGroup var jsonFlags: JSONFlags
 
     @Flag(name: .long, help: "JSON Lines events on stdout even on a terminal.")
     var events = false
@@ -50,6 +54,10 @@ struct Batch: ParsableCommand {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if shard != nil && shards != nil { throw ValidationError("give --shard K/N or --shards N, not both") }
         if let timeout, timeout <= 0 { throw ValidationError("--timeout must be positive") }
+        if summary == "-", jsonFlags.json { throw ValidationError("--json and --report - both print the summary on stdout; give one") }
+        if events, jsonFlags.json || summary == "-" {
+            throw ValidationError("--events and the JSON summary would share stdout: write the summary with --report FILE")
+        }
     }
 
     func run() throws {
@@ -79,28 +87,46 @@ struct Batch: ParsableCommand {
             throw ExitCode(66)
         }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let output = ResultOutput(command: "batch", json: jsonFlags.json, report: summary)
         let console = BatchConsole(style: events ? .jsonLines : BatchConsole.defaultStyle)
         let result = BatchRunner(runner: JobRunner(executable: executable, timeout: timeout), jobs: jobs)
-            .run(list, shard: part) { console.handle($0) }
+            .run(list, shard: part) { event in
+                // The summary is stdout's one object; a terminal still gets its progress bar.
+                if !output.toStdout || console.style == .progressBar { console.handle(event) }
+            }
         var summaryFailed = false
-        if let summary {
-            let url = URL(fileURLWithPath: summary)
-            do throws(BookRenderError) {
+        do throws(BookRenderError) {
+            if let file = output.reportFile {
                 // The folder is made as for any output: a scheduler's array starts with none.
                 do {
-                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 } catch {
-                    throw BookRenderError(.unwritableOutput, "cannot make the folder \(url.deletingLastPathComponent().path): \(error.localizedDescription)")
+                    throw BookRenderError(.unwritableOutput, "cannot make the folder \(file.deletingLastPathComponent().path): \(error.localizedDescription)")
                 }
-                try JSONOutput.write(result, to: url)
-            } catch {
-                summaryFailed = true
-                Console.error("error: cannot write the summary \(summary): \(error.message)")
             }
+            try output.emit(BatchResult(result))
+        } catch {
+            summaryFailed = true
+            Console.error("error: cannot write the summary \(summary ?? "-"): \(error.message)")
         }
         Console.error(result.text)
         if result.failed > 0 { throw ExitCode(1) }
         // Whoever asked for the summary reads it to know what happened: without it the run failed.
         if summaryFailed { throw ExitCode(73) }
+    }
+}
+
+/// The summary as `--json` prints it: every failed job is also a finding.
+struct BatchResult: Encodable {
+    var summary: BatchSummary
+    init(_ summary: BatchSummary) { self.summary = summary }
+
+    private enum Keys: String, CodingKey { case findings }
+    func encode(to encoder: any Encoder) throws {
+        try summary.encode(to: encoder)
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(summary.jobs.filter { $0.status == .failed }.map { job in
+            Diagnostic(.error, stage: .load, kind: "jobFailed", message: "\(job.input): \(job.error ?? "failed")", file: job.input)
+        }, forKey: .findings)
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import BookRenderKit
 import CShapeCache
 
 @main
@@ -7,18 +9,50 @@ struct Bookrender: ParsableCommand {
         commandName: "bookrender",
         abstract: "Render storybooks and memoirs to print-ready PDFs and page PNGs.",
         discussion: """
-        Exit codes: 0 success (warnings may be printed), 64 bad command line, 65 the book or an image \
-        in it is invalid (or --strict found a missing image), 66 the input cannot be read, \
-        73 an output cannot be written, 70 rendering failed.
+        Exit codes: \(ExitCodes.summary) compare: 0 same, 1 differs, 2 error.
+        Every command takes --json (its result as JSON on stdout, schema/report.schema.json); those \
+        that write files also take --report FILE (- for stdout).
         """,
-        subcommands: [Export.self, Cover.self, Preflight.self, Validate.self, Info.self, Import.self, Compare.self, Batch.self, Illustrate.self, Watch.self, Serve.self]
+        subcommands: [Export.self, Cover.self, Preflight.self, Validate.self, Info.self, Import.self, Compare.self, Batch.self,
+                      Illustrate.self, Watch.self, Serve.self, Init.self, Fonts.self]
     )
+
+    @Flag(name: .long, help: "Print bookrender's version, the font set's hash and the cairo, Pango and HarfBuzz versions (with --json, as JSON).")
+    var version = false
+
+    func run() throws {
+        guard version else { throw CleanExit.helpRequest(self) }
+        Producer.current().lines.forEach(Console.out)
+    }
 
     static func main() {
         // Before anything uses Pango: whether the shaping cache is on is decided once, for the
         // whole process (CShapeCache/include/shape_cache.h).
         shape_cache_start()
         Interruption.install()
+        refuseUnknownCommand()
+        // A root `--json` would be taken by the parser for every command's own.
+        if Set(CommandLine.arguments.dropFirst()) == ["--version", "--json"], CommandLine.arguments.count == 3 {
+            try? ResultOutput(command: "version", json: true).emit(VersionBody())
+            Foundation.exit(0)
+        }
         main(nil)
     }
+
+    /// `bookrender exprot …`: the parser would call the word an unexpected argument; name the
+    /// command it most likely meant.
+    private static func refuseUnknownCommand() {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard let word = arguments.first, !word.hasPrefix("-") else { return }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(word) else { return }
+        var message = "error: unknown command '\(word)'"
+        if let near = Spelling.nearest(to: word, among: names) { message += "; did you mean '\(near)'?" }
+        Console.error(message)
+        Console.error("Usage: bookrender <command>  (\(names.dropLast().joined(separator: ", ")))\n  See 'bookrender --help' for more information.")
+        Foundation.exit(64)
+    }
 }
+
+/// `--version --json`: the producer block every report carries, on its own.
+struct VersionBody: Encodable {}

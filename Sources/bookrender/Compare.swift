@@ -13,7 +13,7 @@ struct Compare: ParsableCommand {
         expected | diff | actual image in OUT/diff/, and OUT/report.json and OUT/index.html \
         describe the run; without it nothing is written. Exit codes: 0 same, 1 differs, 2 error (a missing page, a size or page \
         count mismatch, an unreadable input; a report asked for is still written), 64 bad command line. \
-        With --update the exit code is 0 once every page is re-recorded.
+        With --update the exit code is 0 once every page is re-recorded. See `bookrender --help`.
         """)
 
     @Argument(help: "The reference: a PNG, a folder of PNGs, or a PDF.")
@@ -54,8 +54,10 @@ struct Compare: ParsableCommand {
     @Flag(name: .long, help: "Re-record: copy ACTUAL's changed pages over EXPECTED (PNG files and folders only).")
     var update = false
 
-    @Flag(name: .long, help: "Print the JSON report instead of the summary.")
-    var json = false
+    @OptionGroup var jsonFlags: JSONFlags
+
+    @Option(name: .long, help: "Also write the JSON report (as --json prints it) to this file, - for stdout.")
+    var report: String?
 
     func validate() throws {
         do {
@@ -69,6 +71,7 @@ struct Compare: ParsableCommand {
             throw ValidationError("--rasterizer must be pdftoppm or cairo, not \(rasterizer)")
         }
         guard dpi.isFinite, dpi > 0, dpi <= 2400 else { throw ValidationError("--dpi must be between 0 and 2400") }
+        if report == "-", jsonFlags.json { throw ValidationError("--json and --report - both print the report on stdout; give one") }
     }
 
     private func options() throws(BookRenderError) -> CompareOptions {
@@ -83,6 +86,7 @@ struct Compare: ParsableCommand {
     }
 
     func run() throws {
+        let result = ResultOutput(command: "compare", json: jsonFlags.json, report: report)
         let reportURL = out.map { URL(fileURLWithPath: $0) }
         let report: CompareReport
         do throws(BookRenderError) {
@@ -90,14 +94,15 @@ struct Compare: ParsableCommand {
                                             options: try options(), dpi: dpi, rasterizer: Rasterizer(rawValue: rasterizer) ?? .pdftoppm,
                                             reportFolder: reportURL, update: update)
         } catch {
+            result.emitFailure(error)
             Console.error("error: \(error.message)")
             throw ExitCode(2)
         }
-        if json {
-            Console.out(String(decoding: (try? report.jsonData()) ?? Data(), as: UTF8.self))
-        } else {
-            Console.out(report.summaryText(reportDirectory: reportURL))
+        do throws(BookRenderError) { try result.emit(CompareResult(report)) } catch {
+            Console.error("error: \(error.message)")
+            throw ExitCode(2)
         }
+        if !result.toStdout { Console.out(report.summaryText(reportDirectory: reportURL)) }
         let code = update ? 0 : report.exitCode
         if code != 0 { throw ExitCode(code) }
     }

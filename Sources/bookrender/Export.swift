@@ -5,19 +5,20 @@ import BookRenderKit
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Render a book (book.json or an app's saved story) to a PDF and, optionally, page PNGs.")
+        abstract: "Render a book (book.json or an app's saved story) to a PDF, page PNGs, or both.",
+        discussion: ExitCodes.pointer)
 
     @Argument(help: "The book: bookrender's book.json, or a \(SourceFormat.appNames) file.")
     var book: String
 
-    @Option(name: .shortAndLong, help: "The PDF to write.")
-    var output: String
+    @Option(name: .shortAndLong, help: "The PDF to write (leave it out for PNGs only).")
+    var output: String?
 
-    @Option(name: .long, help: "Also write one PNG per page into this folder.")
+    @Option(name: .long, help: "Write one PNG per page into this folder.")
     var png: String?
 
-    @Option(name: .long, help: "PNG resolution in dots per inch.")
-    var dpi: Double = 150
+    @Option(name: .long, help: "PNG resolution in dots per inch (with --png; default 150).")
+    var dpi: Double?
 
     @Flag(name: .long, help: "With --png, also write facing-page previews (spread-NNN-NNN.png).")
     var spreads = false
@@ -40,8 +41,10 @@ struct Export: ParsableCommand {
     @Flag(name: .long, help: "Replace outputs that are read-only files; with --profile, write the PDF even when preflight finds errors.")
     var force = false
 
-    @Option(name: .long, help: "Write a JSON report (pages, placeholders, findings, fonts, images, time per stage) to this file; when the export fails, its error.")
+    @Option(name: .long, help: "Write a JSON report (pages, placeholders, findings, fonts, images, time per stage) to this file, - for stdout; when the export fails, its error.")
     var report: String?
+
+    @OptionGroup var jsonFlags: JSONFlags
 
     @Option(name: .long, help: "Threads the export uses to read images, lay out long texts, copy pictures into the PDF and rasterize PNG pages (default: one per core). The files are the same whatever the number.")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -59,18 +62,28 @@ struct Export: ParsableCommand {
     @OptionGroup(title: "Limits") var limits: LimitFlags
 
     func validate() throws {
-        guard dpi >= 10, dpi <= 1200 else { throw ValidationError("--dpi must be between 10 and 1200") }
-        guard output.lowercased().hasSuffix(".pdf") else { throw ValidationError("--output must name a .pdf file") }
+        guard output != nil || png != nil else { throw ValidationError("nothing to write: give -o OUT.pdf, --png DIR, or both") }
+        if let output, !output.lowercased().hasSuffix(".pdf") { throw ValidationError("--output must name a .pdf file") }
+        if let dpi {
+            guard png != nil else { throw ValidationError("--dpi sets the PNG resolution, and no PNGs are written: add --png DIR, or leave --dpi out") }
+            guard dpi >= 10, dpi <= 1200 else { throw ValidationError("--dpi must be between 10 and 1200") }
+        }
         if spreads && png == nil { throw ValidationError("--spreads needs --png DIR") }
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
+        if report == "-", jsonFlags.json { throw ValidationError("--json and --report - both print the report on stdout; give one") }
+        if events, jsonFlags.json || report == "-" {
+            throw ValidationError("--events prints JSON Lines on stdout, where \(jsonFlags.json ? "--json" : "--report -") prints the report; write the report to a file, or leave one out")
+        }
     }
 
     func run() throws {
         let settings = RenderSettings(theme: theme, profile: profile, strict: strict, workers: workers,
                                       limits: limits.limits)
-        var options = ExportOptions(pdf: URL(fileURLWithPath: output),
+        let result = ResultOutput(command: "export", json: jsonFlags.json, report: report)
+        let dpi = self.dpi ?? 150
+        var options = ExportOptions(pdf: output.map { URL(fileURLWithPath: $0) },
                                     png: png.map { .init(folder: URL(fileURLWithPath: $0), dpi: dpi, spreads: spreads) },
-                                    pages: pages?.ranges, force: force, report: report.map { URL(fileURLWithPath: $0) },
+                                    pages: pages?.ranges, force: force, report: result.reportFile,
                                     keepPageTree: true)
         let progressLine = ProgressLine(enabled: !level.quiet && isatty(STDERR_FILENO) == 1)
         let eventLines = events ? EventLines() : nil
@@ -80,32 +93,38 @@ struct Export: ParsableCommand {
         }
         options.tagged = !noTags
         do throws(BookRenderError) {
-            let file = fillMissing ? try illustrate.fill(book) : URL(fileURLWithPath: book)
-            let result = try BookDocument.open(file, settings: settings).export(options)
+            let file = fillMissing
+                ? try illustrate.fill(book, output: Console.printer(toStderr: result.toStdout)).bookFile
+                : URL(fileURLWithPath: book)
+            let exported = try BookDocument.open(file, settings: settings).export(options)
+            for finding in exported.findings {
             progressLine.clear()
-            for finding in result.findings {
                 Console.error(finding.stage == .preflight ? "preflight \(finding)" : "\(finding)")
                 eventLines?.emit("warning", ["message": "\(finding)", "kind": finding.kind, "pages": finding.pages, "jsonPath": finding.jsonPath])
             }
             if level.verbose {
-                for t in result.timings { Console.error(String(format: "  %@ %.3f s", t.stage, t.seconds)) }
+                for t in exported.timings { Console.error(String(format: "  %@ %.3f s", t.stage, t.seconds)) }
             }
-            var summary = "wrote \(output) (\(result.writtenPages.count) pages)"
-            if let png { summary += ", \(result.pngFiles.count) PNG files in \(png) at \(Int(dpi)) dpi" }
-            if !result.placeholders.isEmpty { summary += "; \(result.placeholders.count) placeholder(s)" }
+            var written: [String] = []
+            if let output { written.append("\(output) (\(exported.writtenPages.count) pages)") }
+            if let png { written.append("\(exported.pngFiles.count) PNG files in \(png) at \(Int(dpi)) dpi") }
+            var summary = "wrote " + written.joined(separator: ", ")
+            if !exported.placeholders.isEmpty { summary += "; \(exported.placeholders.count) placeholder(s)" }
             if !level.quiet { Console.error(summary) }
-            eventLines?.emit("done", ["pdf": output, "pages": result.writtenPages.count, "pngFiles": result.pngFiles.count,
-                                      "placeholders": result.placeholders.count])
+            eventLines?.emit("done", ["pdf": output, "pages": exported.writtenPages.count, "pngFiles": exported.pngFiles.count,
+                                      "placeholders": exported.placeholders.count])
+            try result.emit(exported, writeFile: false)
             // The page tree holds every Pango line and glyph of the book: freeing it piece by piece
             // gives nothing back to a process about to end.
-            LeftToExit.keep(result)
+            LeftToExit.keep(exported)
         } catch {
             progressLine.clear()
             eventLines?.emit("error", ["message": error.message, "exitCode": Int(error.exitCode)])
-            if let report, error.kind != .unwritableOutput {
-                try? ExportOutcome(error: error).write(to: URL(fileURLWithPath: report), sparing: [URL(fileURLWithPath: book)],
+            if let reportFile = result.reportFile, error.kind != .unwritableOutput {
+                try? ExportOutcome(error: error).write(to: reportFile, sparing: [URL(fileURLWithPath: book)],
                                                        replacingReadOnly: force)
             }
+            result.emitFailure(error)
             throw Exit.fail(error)
         }
     }

@@ -13,7 +13,9 @@ struct Illustrate: ParsableCommand {
         they keep their placeholder and the summary names them. A rejected key or a provider that cannot \
         be reached ends the run (exit 70); a rate limit longer than --max-wait leaves pages for a later run. \
         --status lists each picture's state \
-        from the journal (no call is made); --events streams state changes as JSON Lines.
+        from the journal (no call is made); --events streams state changes as JSON Lines; --json prints \
+        the run's summary (with --status, the states: schema/illustrate-status.schema.json). See \
+        `bookrender --help`.
         """)
 
     @Argument(help: "The book: bookrender's book.json, or a \(SourceFormat.appNames) file.")
@@ -24,7 +26,7 @@ struct Illustrate: ParsableCommand {
     @Flag(name: .long, help: "List each picture's state, attempts, last error and cost class from the journal; call no provider.")
     var status = false
 
-    @Flag(name: .long, help: "With --status: JSON (schema/illustrate-status.schema.json).")
+    @Flag(name: .long, help: "Print the run's summary as JSON on stdout; with --status, the states (schema/illustrate-status.schema.json).")
     var json = false
 
     @Flag(name: .long, help: "Stream each picture's state changes, then a summary, as JSON Lines on stdout.")
@@ -34,16 +36,17 @@ struct Illustrate: ParsableCommand {
     var eventsFile: String?
 
     func validate() throws {
-        if json, !status { throw ValidationError("--json goes with --status") }
+        if json, events { throw ValidationError("--events and --json would share stdout: write the events with --events-file FILE") }
         if status, events || eventsFile != nil { throw ValidationError("--status reads the journal; --events belongs to a run") }
         if options.dryRun, events || eventsFile != nil { throw ValidationError("--dry-run changes no state, so it has no --events") }
     }
 
     func run() throws {
+        let result = ResultOutput(command: "illustrate", json: json)
         do throws(BookRenderError) {
             if status {
                 let s = try Illustration.status(bookAt: URL(fileURLWithPath: book))
-                if json { Console.json(s) } else { s.lines.forEach(Console.out) }
+                if json { try result.emit(s) } else { s.lines.forEach(Console.out) }
                 return
             }
             var sink: (@Sendable (IllustrationEvent) -> Void)?
@@ -56,9 +59,10 @@ struct Illustrate: ParsableCommand {
             } else if events {
                 sink = IllustrationEvent.jsonLines(to: .standardOutput)
             }
-            _ = try options.fill(book, events: sink)
+            let summary = try options.fill(book, events: sink, output: Console.printer(toStderr: json))
+            try result.emit(IllustrateResult(summary))
         } catch {
-            throw Exit.fail(error)
+            throw result.fail(error)
         }
     }
 }
@@ -121,7 +125,8 @@ struct IllustrateFlags: ParsableArguments {
     }
 
     /// Runs the step and returns the book to render (a new file beside an app's file).
-    func fill(_ book: String, events: (@Sendable (IllustrationEvent) -> Void)? = nil) throws(BookRenderError) -> URL {
+    func fill(_ book: String, events: (@Sendable (IllustrationEvent) -> Void)? = nil,
+              output: @escaping @Sendable (String) -> Void = { Console.out($0) }) throws(BookRenderError) -> IllustrateSummary {
         let name = ProviderName(rawValue: provider)!
         let env = ProcessInfo.processInfo.environment
         let settings = ProviderSettings(name: name, model: model, baseURL: baseURL,
@@ -137,10 +142,34 @@ struct IllustrateFlags: ParsableArguments {
                                      resolution: IllustrationResolution(rawValue: resolution)!, dryRun: dryRun,
                                      cache: IllustrationCache(directory: cacheDir), retry: retry,
                                      noReference: noReference, lockWait: lockWait,
-                                     log: { progress.clear(); Console.error($0) }, output: { Console.out($0) },
+                                     log: { progress.clear(); Console.error($0) }, output: output,
                                      events: { picture in pictures.note(picture); events?(picture) })
         opts.draft = draft
         opts.draftModel = draftModel
-        return try Illustration.run(bookAt: URL(fileURLWithPath: book), options: opts).bookFile
+        return try Illustration.run(bookAt: URL(fileURLWithPath: book), options: opts)
+    }
+}
+
+/// What `illustrate --json` prints: the run's counts, and each picture that failed or was left
+/// for later as a finding.
+struct IllustrateResult: Encodable {
+    var book: String
+    var journal: String
+    var needed: Int
+    var calls: Int
+    var cacheHits: Int
+    var resumed: Int
+    var ready: Int
+    var drafts: Int
+    var skipped: Int
+    var findings: [Diagnostic]
+
+    init(_ s: IllustrateSummary) {
+        book = s.bookFile.path; journal = s.journalFile.path; needed = s.needed; calls = s.calls; cacheHits = s.cacheHits
+        resumed = s.resumed; ready = s.ready; drafts = s.drafts; skipped = s.skipped
+        findings = s.failures.map { Diagnostic(.warning, stage: .load, kind: "generationFailed", message: "\($0.label): \($0.reason)",
+                                               hint: "its placeholder stays; run illustrate again") }
+            + s.postponed.map { Diagnostic(.warning, stage: .load, kind: "postponed", message: "\($0.label): \($0.reason)",
+                                           hint: "left for a later run") }
     }
 }

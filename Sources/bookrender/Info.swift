@@ -5,7 +5,8 @@ import BookRenderKit
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Describe a book as it would print: pages, missing illustrations, fonts, images and their effective DPI.")
+        abstract: "Describe a book as it would print: pages, missing illustrations, fonts, images and their effective DPI.",
+        discussion: ExitCodes.pointer)
 
     @Argument(help: "The book to describe.")
     var book: String
@@ -13,19 +14,19 @@ struct Info: ParsableCommand {
     @Option(name: .long, help: "Use this theme instead of the book's own.")
     var theme: String?
 
-    @Flag(name: .long, help: "Print JSON instead of text.")
-    var json = false
+    @OptionGroup var jsonFlags: JSONFlags
 
     @OptionGroup(title: "Limits") var limits: LimitFlags
 
     func run() throws {
+        let result = ResultOutput(command: "info", json: jsonFlags.json)
         let d: BookDescription
         do throws(BookRenderError) {
             d = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(theme: theme, limits: limits.limits)).describe()
         } catch {
-            throw Exit.fail(error)
+            throw result.fail(error)
         }
-        json ? Console.json(d) : printText(d)
+        if result.json { try? result.emit(d) } else { printText(d) }
     }
 
     private func printText(_ d: BookDescription) {

@@ -5,7 +5,8 @@ import BookRenderKit
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check a book without rendering: JSON, schema, images (every problem is listed).")
+        abstract: "Check a book without rendering: JSON, schema, images (every problem is listed).",
+        discussion: ExitCodes.pointer)
 
     @Argument(help: "The book to check.")
     var book: String
@@ -15,13 +16,18 @@ struct Validate: ParsableCommand {
 
     @OptionGroup(title: "Limits") var limits: LimitFlags
 
+    @OptionGroup var jsonFlags: JSONFlags
+
     func run() throws {
+        let result = ResultOutput(command: "validate", json: jsonFlags.json)
         do throws(BookRenderError) {
             let report = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(strict: strict, limits: limits.limits)).validate()
             for d in report.diagnostics { Console.error(d.description) }
-            Console.out("\(book): valid \(report.source) book, \(report.entries) entries in pages, theme \(report.theme)")
+            if result.json { try result.emit(report) } else {
+                Console.out("\(book): valid \(report.source) book, \(report.entries) entries in pages, theme \(report.theme)")
+            }
         } catch {
-            throw Exit.fail(error)
+            throw result.fail(error)
         }
     }
 }

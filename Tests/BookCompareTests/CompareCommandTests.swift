@@ -93,7 +93,10 @@ import BookTestSupport
         try Synthetic.render(width: Synthetic.width, height: 240).writePNG(to: b)
         let run = try Self.compare(a, b, in: dir, ["--json"])
         #expect(run.status == 2)
-        let report = try JSONDecoder().decode(CompareReport.self, from: Data(run.stdout.utf8))
+        // stdout's findings are the common finding objects; report.json keeps them as text.
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect((printed["findings"] as? [[String: Any]])?.first?["code"] as? String == "size-mismatch", "\(run.stdout)")
+        let report = try JSONDecoder().decode(CompareReport.self, from: Data(contentsOf: run.out.appendingPathComponent("report.json")))
         #expect(report.pages.first?.status == .sizeMismatch)
         #expect(report.pages.first?.actualSize == PixelSize(width: Synthetic.width, height: 240))
         #expect(Self.exists(run.out, "report.json") && Self.exists(run.out, "diff/expected.png"))

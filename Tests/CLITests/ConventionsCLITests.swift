@@ -1,0 +1,123 @@
+import Testing
+import Foundation
+import BookTestSupport
+import BookRenderKit
+
+/// The command line's conventions: suggestions for a mistyped command, usage errors for flags
+/// that do nothing, each with its own command's usage; `init` and `fonts`.
+@Suite struct ConventionsCLITests {
+    func bookrender(_ args: [String], in dir: URL? = nil) throws -> ToolResult {
+        try run(try Repository.binary.path, args, currentDirectory: dir)
+    }
+
+    @Test func aMistypedCommandGetsASuggestion() throws {
+        let r = try bookrender(["exprot", "book.json"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("unknown command 'exprot'; did you mean 'export'?"), "\(r.stderr)")
+    }
+
+    @Test(arguments: [
+        (["export", "BOOK", "-o", "OUT/o.pdf", "--dpi", "100"], "--dpi", "bookrender export"),
+        (["cover", "BOOK", "-o", "OUT/c.pdf", "--profile", "kdp", "--dpi", "100"], "--dpi", "bookrender cover"),
+        (["preflight", "BOOK", "--profile", "kdp", "--paper", "cream"], "--paper", "bookrender preflight"),
+        (["export", "BOOK", "-o", "OUT/o.pdf", "--pages", "zz"], "--pages", "bookrender export"),
+        (["export", "BOOK"], "nothing to write", "bookrender export"),
+    ])
+    func aFlagThatDoesNothingHereIsAUsageErrorWithItsCommandsUsage(_ args: [String], _ named: String, _ usage: String) throws {
+        let dir = try temporaryDirectory("conventions")
+        let book = Repository.samples.appendingPathComponent("storybook/book.json").path
+        let r = try bookrender(args.map { $0 == "BOOK" ? book : $0.replacingOccurrences(of: "OUT", with: dir.path) })
+        #expect(r.status == 64, "\(args): \(r.stderr)")
+        #expect(r.stderr.contains(named), "\(r.stderr)")
+        #expect(r.stderr.contains("Usage: \(usage) "), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    @Test func anUnknownProfileIsABadCommandLine() throws {
+        let dir = try temporaryDirectory("conventions")
+        let book = Repository.samples.appendingPathComponent("storybook/book.json").path
+        for args in [["export", book, "-o", dir.appendingPathComponent("o.pdf").path, "--profile", "kdpp"],
+                     ["preflight", book, "--profile", "kdpp"]] {
+            let r = try bookrender(args)
+            #expect(r.status == 64, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("no print profile \"kdpp\"") && r.stderr.contains("kdp"), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("o.pdf").path))
+    }
+
+    @Test func pngsAloneNeedNoPDF() throws {
+        let dir = try temporaryDirectory("conventions")
+        let book = Repository.samples.appendingPathComponent("storybook/book.json").path
+        let r = try bookrender(["export", book, "--png", dir.appendingPathComponent("pages").path, "--dpi", "20"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("pages").path)
+        #expect(files.contains("page-001.png") && files.allSatisfy { $0.hasSuffix(".png") }, "\(files)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pages"])
+    }
+
+    @Test func everyCommandsHelpPointsToTheExitCodes() throws {
+        for command in ["export", "cover", "preflight", "validate", "info", "import", "compare", "batch", "illustrate", "init", "fonts"] {
+            let r = try bookrender(["help", command])
+            #expect(r.status == 0)
+            let words = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.lowercased().contains("exit") && words.contains("`bookrender --help`"), "\(command): \(words.prefix(600))")
+        }
+        let root = try bookrender(["--help"])
+        for code in ["64", "65", "66", "70", "73"] { #expect(root.stdout.contains(code)) }
+        #expect(root.stdout.contains("init") && root.stdout.contains("fonts"))
+    }
+
+    @Test(arguments: ["storybook", "memoir"])
+    func initStartsABookThatValidatesAndExports(_ kind: String) throws {
+        let dir = try temporaryDirectory("init")
+        let folder = dir.appendingPathComponent("my-book")
+        let r = try bookrender(["init", "--kind", kind, folder.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let book = folder.appendingPathComponent("book.json")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: book)) as? [String: Any])
+        #expect(json["kind"] as? String == kind)
+        #expect((json["$schema"] as? String)?.hasSuffix("book.schema.json") == true, "\(json["$schema"] ?? "")")
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("images").path, isDirectory: &isFolder) && isFolder.boolValue)
+        let schema = Repository.root.appendingPathComponent("schema/book.schema.json")
+        if let violations = try JSONSchemaCheck.violations(of: try Data(contentsOf: book), against: schema) {
+            #expect(violations.isEmpty, "\(violations)")
+        }
+        #expect(try bookrender(["validate", book.path]).status == 0)
+        let export = try bookrender(["export", book.path, "-o", dir.appendingPathComponent("book.pdf").path])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(!export.stderr.contains("unknown field"), "\(export.stderr)")
+        #expect(Int(try PDFReaders.info(dir.appendingPathComponent("book.pdf"))["Pages"] ?? "") ?? 0 >= 2)
+    }
+
+    @Test func initNeverReplacesABook() throws {
+        let dir = try temporaryDirectory("init")
+        let book = dir.appendingPathComponent("book.json")
+        try Data("{\"mine\": true}".utf8).write(to: book)
+        let r = try bookrender(["init", dir.path])
+        #expect(r.status == 73)
+        #expect(r.stderr.contains("book.json exists"), "\(r.stderr)")
+        #expect(try String(contentsOf: book, encoding: .utf8) == "{\"mine\": true}")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("images").path))
+    }
+
+    @Test func fontsListsEveryFaceOfTheManifestWithItsScripts() throws {
+        let r = try bookrender(["fonts", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let listing = try #require(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any])
+        let faces = try #require(listing["faces"] as? [[String: Any]])
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.resources.fontManifest)) as? [String: Any])
+        let files = try #require(manifest["files"] as? [[String: Any]])
+        #expect(faces.map { $0["file"] as? String } == files.map { $0["path"] as? String })
+        func scripts(_ family: String) -> Set<String> {
+            Set(faces.first { $0["family"] as? String == family }?["scripts"] as? [String] ?? [])
+        }
+        #expect(scripts("Noto Sans Hebrew").contains("Hebrew"))
+        #expect(!scripts("Noto Sans Hebrew").contains("Han"))
+        #expect(scripts("Noto Color Emoji") == ["Emoji"])
+        #expect(faces.contains { ($0["scripts"] as? [String])?.contains("Han") == true })
+        #expect(scripts(manifest["defaultFamily"] as? String ?? "").contains("Latin"))
+        let text = try bookrender(["fonts"])
+        #expect(text.status == 0 && text.stdout.contains("Noto Sans Hebrew") && text.stdout.contains("Hebrew"))
+    }
+}
