@@ -29,6 +29,9 @@ struct Watch: ParsableCommand {
     @Option(name: .long, help: "Threads for drawing pages (default: one per core).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Flag(name: .long, help: "Print each refresh as one line of JSON on stdout (schema/report.schema.json) instead of text.")
+    var json = false
+
     @OptionGroup(title: "Limits") var limits: LimitFlags
 
     func validate() throws {
@@ -46,7 +49,7 @@ struct Watch: ParsableCommand {
             // A book that cannot be rendered at the start is an error: nothing was ever shown.
             report(try preview.refresh(), cause: "rendered \(book)")
         } catch {
-            throw Exit.fail(error)
+            throw ResultOutput(command: "watch", json: json).fail(error)
         }
         Console.error("watching \(book), its folder and the themes; Ctrl-C stops")
         while true {
@@ -57,12 +60,17 @@ struct Watch: ParsableCommand {
                 report(try preview.refresh(), cause: cause)
             } catch {
                 Console.error("\(cause): error: \(error.message); the pages stay as they were")
+                if json { Self.printLine(CommandReport(command: "watch", RefreshFailure(cause: cause, error: error))) }
             }
         }
     }
 
     private func report(_ refresh: BookPreview.Refresh, cause: String) {
         for warning in refresh.warnings { Console.error("\(warning)") }
+        if json {
+            Self.printLine(CommandReport(command: "watch", RefreshBody(cause: cause, refresh: refresh)))
+            return
+        }
         var line = "\(cause): "
         if refresh.written.isEmpty && refresh.removed.isEmpty {
             line += "no page changed"
@@ -92,5 +100,42 @@ struct Watch: ParsableCommand {
         let base = folder.standardizedFileURL.resolvingSymlinksInPath().path + "/"
         let names = paths.map { $0.hasPrefix(base) ? String($0.dropFirst(base.count)) : $0 }
         return names.count <= 3 ? names.joined(separator: ", ") + " changed" : "\(names[0]) and \(names.count - 1) more changed"
+    }
+
+    /// One compact line per refresh, so a program can read the stream line by line.
+    private static func printLine<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return }
+        Console.out(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// A refresh as `watch --json` prints it.
+struct RefreshBody: Encodable {
+    var cause: String
+    var written: [Int]
+    var removed: [Int]
+    var pageCount: Int
+    var seconds: Double
+    var findings: [Diagnostic]
+
+    init(cause: String, refresh: BookPreview.Refresh) {
+        self.cause = cause; written = refresh.written; removed = refresh.removed; pageCount = refresh.pageCount
+        seconds = refresh.seconds; findings = refresh.warnings
+    }
+}
+
+/// A save that could not be rendered: the error, and the pages left as they were.
+struct RefreshFailure: Encodable {
+    var cause: String
+    var error: BookRenderError
+    var findings: [Diagnostic] { error.diagnostics }
+    private enum Keys: String, CodingKey { case cause, error, findings }
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(cause, forKey: .cause)
+        try c.encode(error, forKey: .error)
+        try c.encode(findings, forKey: .findings)
     }
 }

@@ -95,4 +95,35 @@ import BookTestSupport
         #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGINT)
         #expect(OutputFixtures.temporaries(in: [pages, folder], process: p.processIdentifier) == [])
     }
+
+    @Test func jsonGivesEachRefreshAsOneLineOfTheReportSchema() throws {
+        let root = try temporaryDirectory("watch-json")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("book")
+        try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent("memoir"), to: folder)
+        let out = root.appendingPathComponent("out.txt")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        let p = Process()
+        p.executableURL = try Repository.binary
+        p.arguments = ["watch", folder.appendingPathComponent("book.json").path, "--png", root.appendingPathComponent("pages").path,
+                       "--dpi", "20", "--json"]
+        p.environment = ProcessInfo.processInfo.environment.merging(["BOOKRENDER_HOME": Repository.root.path]) { $1 }
+        p.standardOutput = try FileHandle(forWritingTo: out)
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        let deadline = Date().addingTimeInterval(120)
+        func firstLine() -> String? {
+            let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+            return text.contains("\n") ? String(text.prefix { $0 != "\n" }) : nil
+        }
+        while Date() < deadline, p.isRunning, firstLine() == nil { usleep(20_000) }
+        let line = try #require(firstLine(), "no refresh printed")
+        let violations = try JSONSchemaCheck.violations(of: Data(line.utf8), against: Repository.root.appendingPathComponent("schema/report.schema.json"))
+        #expect(violations == [], "\(violations ?? [])")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["command"] as? String == "watch")
+        let pages = try #require(object["pageCount"] as? Int)
+        #expect(object["written"] as? [Int] == Array(1...pages))
+    }
 }
