@@ -40,20 +40,9 @@ public struct PNGPageWriter: Sendable {
         defer { if let p = pendingLeft { cairo_surface_destroy(p.surface) } }
 
         for page in pages {
-            let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(size.width), Int32(size.height))!
+            let surface = try Self.drawn(page, drawer: drawer, size: size, dpi: dpi)
             var keep = false
             defer { if !keep { cairo_surface_destroy(surface) } }
-            let cr = cairo_create(surface)!
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            cairo_paint(cr)
-            cairo_scale(cr, dpi / 72, dpi / 72)
-            do {
-                try drawer.draw(page, on: cr)
-            } catch {
-                cairo_destroy(cr)
-                throw error
-            }
-            cairo_destroy(cr)
             let url = directory.appendingPathComponent(PageFileName.page(page.number))
             try AtomicOutput.write(to: url) { tmp in try PNGWriter.write(surface: surface, to: tmp.path, as: url.path, dpi: dpi) }
             written.append(url)
@@ -73,6 +62,23 @@ public struct PNGPageWriter: Sendable {
         if spreads, let p = pendingLeft {
             try spread(left: p, right: nil, size, directory, &written)
         }
+    }
+
+    /// A new image surface (the caller destroys it) with `page` drawn on white at `dpi`.
+    static func drawn(_ page: PageNode, drawer: PageDrawer, size: (width: Int, height: Int), dpi: Double) throws -> OpaquePointer {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(size.width), Int32(size.height))!
+        let cr = cairo_create(surface)!
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_paint(cr)
+        cairo_scale(cr, dpi / 72, dpi / 72)
+        defer { cairo_destroy(cr) }
+        do {
+            try drawer.draw(page, on: cr)
+        } catch {
+            cairo_surface_destroy(surface)
+            throw error
+        }
+        return surface
     }
 
     public func pixelSize(_ tree: PageTree) -> (width: Int, height: Int) {

@@ -65,19 +65,8 @@ public final class PageRefresher: @unchecked Sendable {
     /// `write` wrote it.
     private static func draw(_ page: PageNode, drawer: PageDrawer, size: (width: Int, height: Int), dpi: Double,
                              write: (OpaquePointer, String) throws -> Bool) throws -> String? {
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(size.width), Int32(size.height))!
+        let surface = try PNGPageWriter.drawn(page, drawer: drawer, size: size, dpi: dpi)
         defer { cairo_surface_destroy(surface) }
-        let cr = cairo_create(surface)!
-        cairo_set_source_rgb(cr, 1, 1, 1)
-        cairo_paint(cr)
-        cairo_scale(cr, dpi / 72, dpi / 72)
-        do {
-            try drawer.draw(page, on: cr)
-        } catch {
-            cairo_destroy(cr)
-            throw error
-        }
-        cairo_destroy(cr)
         cairo_surface_flush(surface)
         let hash = ContentHash()
         let stride = Int(cairo_image_surface_get_stride(surface))
