@@ -26,7 +26,12 @@ public enum BookServer {
                               })
         await scheduler.pump()
         let logger = Logger(label: "bookrender")
-        let group = ServiceGroup(configuration: .init(services: [.init(service: app)], gracefulShutdownSignals: [], logger: logger))
+        var groupConfig = ServiceGroupConfiguration(services: [.init(service: app)], gracefulShutdownSignals: [], logger: logger)
+        // The jobs are drained before the HTTP server is asked to stop; a client that keeps a
+        // connection open must not keep the service from exiting.
+        groupConfig.maximumGracefulShutdownDuration = .seconds(10)
+        groupConfig.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfig)
         let server = Task { try await group.run() }
         StopSignal.install()
         let watcher = Task {

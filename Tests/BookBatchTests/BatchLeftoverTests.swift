@@ -44,7 +44,7 @@ import BookTestSupport
         let batch = try startBatch(manifest)
         let job = try #require(jobWriting(in: [out], of: batch), "the job never wrote a temporary")
         kill(job, SIGKILL)
-        batch.waitUntilExit()
+        try batch.waitForExit(within: 300, "the batch")
         #expect(batch.terminationStatus == 1, "the job failed, so the batch does")
         #expect(OutputFixtures.temporaries(in: [out, out.appendingPathComponent("pages")], process: job) == [])
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("book.pdf").path))
@@ -57,7 +57,7 @@ import BookTestSupport
         let batch = try startBatch(manifest)
         let job = try #require(jobWriting(in: [out], of: batch), "the job never wrote a temporary")
         kill(batch.processIdentifier, signal)
-        batch.waitUntilExit()
+        try batch.waitForExit(within: 300, "the batch")
         #expect(batch.terminationReason == .uncaughtSignal && batch.terminationStatus == signal,
                 "ended with \(batch.terminationStatus)")
         #expect(OutputFixtures.temporaries(in: [out, out.appendingPathComponent("pages")], process: job) == [])

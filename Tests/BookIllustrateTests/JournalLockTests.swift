@@ -32,7 +32,7 @@ import BookTestSupport
             runs.append((p, err))
         }
         for (p, _) in runs { try p.run() }
-        for (p, _) in runs { p.waitUntilExit() }
+        for (p, _) in runs { try p.waitForExit(within: 600, "an illustrate run") }
         let stderr = try runs.map { try String(contentsOf: $0.1, encoding: .utf8) }
         for (i, (p, _)) in runs.enumerated() { #expect(p.terminationStatus == 0, "\(stderr[i])") }
         let calls = try server.requests().map { marker($0.prompt) }

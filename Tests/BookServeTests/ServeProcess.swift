@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
@@ -53,10 +54,16 @@ final class ServeProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// SIGTERM, and the exit status once it has stopped.
+    /// SIGTERM, and the exit status once it has stopped. A service still running after its
+    /// shutdown grace and a margin is killed, and the test fails saying so.
+    @discardableResult
     func stop() -> Int32 {
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        do {
+            try process.waitForExit(within: 120, "bookrender serve after SIGTERM")
+        } catch {
+            Issue.record("\(error)\n\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
         return process.terminationStatus
     }
 

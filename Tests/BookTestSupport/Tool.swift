@@ -16,7 +16,7 @@ public struct ToolResult: Sendable {
 /// Programs are looked up on PATH; a missing one is an error that says how to install it.
 @discardableResult
 public func run(_ program: String, _ arguments: [String], environment: [String: String]? = nil,
-                currentDirectory: URL? = nil) throws -> ToolResult {
+                currentDirectory: URL? = nil, timeout: Double = 900) throws -> ToolResult {
     let p = Process()
     if program.hasPrefix("/") {
         p.executableURL = URL(fileURLWithPath: program)
@@ -43,9 +43,26 @@ public func run(_ program: String, _ arguments: [String], environment: [String: 
     p.standardError = err
     p.standardInput = FileHandle.nullDevice
     try p.run()
-    p.waitUntilExit()
+    try p.waitForExit(within: timeout, "\(program) \(arguments.joined(separator: " "))")
     try out.close(); try err.close()
     let outData = try Data(contentsOf: outURL), errData = try Data(contentsOf: errURL)
     return ToolResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+}
+
+extension Process {
+    /// Waits for the process to end. One still running after `seconds` is killed and the wait
+    /// throws, naming it: a program that hangs fails its own test instead of holding up the run.
+    public func waitForExit(within seconds: Double = 600, _ what: @autoclosure () -> String = "") throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        guard isRunning else {
+            waitUntilExit()
+            return
+        }
+        kill(processIdentifier, SIGKILL)
+        waitUntilExit()
+        let name = what()
+        throw ToolError("\(name.isEmpty ? executableURL?.lastPathComponent ?? "a process" : name) was still running after \(Int(seconds)) s and was killed")
+    }
 }

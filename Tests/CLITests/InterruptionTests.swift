@@ -72,7 +72,7 @@ import BookTestSupport
                     }
                 }
                 kill(p.processIdentifier, signal)
-                p.waitUntilExit()
+                try p.waitForExit(within: 300, "the stopped export")
 
                 let when = "\(moment), signal \(signal)"
                 #expect(OutputFixtures.temporaries(in: [dir, pages], process: p.processIdentifier) == [], "\(when)")

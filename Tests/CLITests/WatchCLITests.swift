@@ -91,7 +91,7 @@ import BookTestSupport
         #expect(p.isRunning)
 
         kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
+        try p.waitForExit(within: 300, "watch after Ctrl-C")
         #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGINT)
         #expect(OutputFixtures.temporaries(in: [pages, folder], process: p.processIdentifier) == [])
     }
