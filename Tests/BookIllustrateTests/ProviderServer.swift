@@ -29,25 +29,8 @@ final class ProviderServer: @unchecked Sendable {
         folder = try temporaryDirectory("provider-server")
         try JSONSerialization.data(withJSONObject: control).write(to: folder.appendingPathComponent("control.json"))
         FileManager.default.createFile(atPath: folder.appendingPathComponent("requests.jsonl").path, contents: nil)
-        let script = Repository.root.appendingPathComponent("bench/illustrate-provider-server.py")
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path, "--control", folder.appendingPathComponent("control.json").path,
-                             "--log", folder.appendingPathComponent("requests.jsonl").path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let p = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw ToolError("bench/illustrate-provider-server.py did not print its port: \(text)")
-        }
-        port = p
+        port = try LoopbackProviderProcess.start(process, control: folder.appendingPathComponent("control.json"),
+                                                 log: folder.appendingPathComponent("requests.jsonl"))
     }
 
     func script(_ control: [String: Any]) throws {

@@ -177,27 +177,10 @@ import BookTestSupport
     }
 
     func expectValid(_ json: Data) throws {
-        let file = try temporaryDirectory("status-json").appendingPathComponent("status.json")
-        try json.write(to: file)
-        let script = """
-            import json, sys
-            try:
-                import jsonschema
-            except ImportError:
-                print("NO_JSONSCHEMA"); sys.exit(3)
-            schema = json.load(open(sys.argv[1]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            errors = ["%s: %s" % ("/".join(map(str, e.absolute_path)) or "(root)", e.message)
-                      for e in jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[2])))]
-            print("\\n".join(errors) if errors else "VALID")
-            """
-        let debianPython = "/usr/bin/python3"
-        let python = FileManager.default.isExecutableFile(atPath: debianPython) ? debianPython : "python3"
-        let result = try run(python, ["-c", script, Self.schema.path, file.path])
-        if result.stdout.hasPrefix("NO_JSONSCHEMA") {
+        guard let violations = try JSONSchemaCheck.violations(of: json, against: Self.schema) else {
             Issue.record("Python's jsonschema module is missing: run scripts/install-deps.sh (it installs python3-jsonschema)")
             return
         }
-        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "VALID", "\(result.stdout)\(result.stderr)")
+        #expect(violations.isEmpty, "\(violations)")
     }
 }

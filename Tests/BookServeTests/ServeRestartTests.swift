@@ -125,24 +125,7 @@ final class LoopbackProvider: @unchecked Sendable {
         self.control = control
         try JSONSerialization.data(withJSONObject: Self.control(latency: latency, holdAfter: holdAfter)).write(to: control)
         FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Repository.root.appendingPathComponent("bench/illustrate-provider-server.py").path,
-                             "--control", control.path, "--log", log.path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let p = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw ToolError("bench/illustrate-provider-server.py did not print its port: \(text)")
-        }
-        port = p
+        port = try LoopbackProviderProcess.start(process, control: control, log: log)
     }
 
     static func control(latency: Double, holdAfter: Int?) -> [String: Any] {
