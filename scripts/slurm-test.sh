@@ -30,6 +30,14 @@ started=()
 cleanup() {
     scancel --user=root >/dev/null 2>&1 || true
     for daemon in "${started[@]}"; do pkill -x "$daemon" 2>/dev/null || true; done
+    # A daemon started with SIGTERM blocked (a parent's signal mask is inherited) ignores it.
+    for _ in $(seq 1 50); do
+        alive=0
+        for daemon in "${started[@]}"; do pgrep -x "$daemon" >/dev/null && alive=1; done
+        [ "$alive" = 0 ] && break
+        sleep 0.2
+    done
+    for daemon in "${started[@]}"; do pkill -KILL -x "$daemon" 2>/dev/null || true; done
     [ -n "${WORK:-}" ] && [ -z "${KEEP:-}" ] && rm -rf "$WORK"
 }
 trap cleanup EXIT

@@ -17,9 +17,9 @@ public struct ToolResult: Sendable {
 @discardableResult
 public func run(_ program: String, _ arguments: [String], environment: [String: String]? = nil,
                 currentDirectory: URL? = nil, timeout: Double = 900) throws -> ToolResult {
-    let p = Process()
+    let executable: String
     if program.hasPrefix("/") {
-        p.executableURL = URL(fileURLWithPath: program)
+        executable = program
     } else {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         guard let dir = path.split(separator: ":").first(where: {
@@ -27,11 +27,8 @@ public func run(_ program: String, _ arguments: [String], environment: [String: 
         }) else {
             throw ToolError("\(program) is not installed; run scripts/install-deps.sh")
         }
-        p.executableURL = URL(fileURLWithPath: "\(dir)/\(program)")
+        executable = "\(dir)/\(program)"
     }
-    p.arguments = arguments
-    if let environment { p.environment = environment }
-    if let currentDirectory { p.currentDirectoryURL = currentDirectory }
     // Output goes to files, not pipes, so a chatty program can never block on a full pipe.
     let dir = try temporaryDirectory("tool")
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -39,14 +36,15 @@ public func run(_ program: String, _ arguments: [String], environment: [String: 
     FileManager.default.createFile(atPath: outURL.path, contents: nil)
     FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    try p.run()
-    try p.waitForExit(within: timeout, "\(program) \(arguments.joined(separator: " "))")
-    try out.close(); try err.close()
+    let status: Int32
+    do {
+        defer { try? out.close(); try? err.close() }
+        let child = try CleanChild(executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment,
+                                   currentDirectory: currentDirectory?.path, stdout: out.fileDescriptor, stderr: err.fileDescriptor)
+        status = try child.wait(within: timeout, "\(program) \(arguments.joined(separator: " "))")
+    }
     let outData = try Data(contentsOf: outURL), errData = try Data(contentsOf: errURL)
-    return ToolResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+    return ToolResult(status: status, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
 }
 
@@ -56,12 +54,12 @@ extension Process {
     public func waitForExit(within seconds: Double = 600, _ what: @autoclosure () -> String = "") throws {
         let deadline = Date().addingTimeInterval(seconds)
         while isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        guard isRunning else {
-            waitUntilExit()
-            return
-        }
+        guard isRunning else { return }
         kill(processIdentifier, SIGKILL)
-        waitUntilExit()
+        // Not waitUntilExit: a grandchild holding the descriptor Foundation watches would make
+        // that wait endless (see CleanChild).
+        let killed = Date().addingTimeInterval(10)
+        while isRunning, Date() < killed { Thread.sleep(forTimeInterval: 0.02) }
         let name = what()
         throw ToolError("\(name.isEmpty ? executableURL?.lastPathComponent ?? "a process" : name) was still running after \(Int(seconds)) s and was killed")
     }
