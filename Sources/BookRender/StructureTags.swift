@@ -7,7 +7,8 @@ import BookLayout
 /// figure's `/Alt`, matching figures by their order (`figureAltTexts`).
 ///
 /// cairo 1.16 knows no `Artifact` tag (it fails the surface), so what only dresses or numbers the
-/// page is left outside every element rather than marked as an artifact.
+/// page (`nil` here) is drawn outside every element, and finishing marks it as an artifact
+/// (`ArtifactMarking`).
 enum StructureTags {
     static func element(for item: PageItem) -> String? {
         switch item {

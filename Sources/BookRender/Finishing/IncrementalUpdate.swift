@@ -7,7 +7,7 @@ import BookResolve
 /// an incremental update, PDF 32000-1 §7.5.6. Readers take the newest version of each object, so
 /// the file reads as if rewritten, while the original bytes (pictures above all) stay untouched.
 struct IncrementalUpdate {
-    private let objects: [(id: Int, body: String)]
+    private let objects: [(id: Int, body: Data)]
     private let size: Int
     private let root: Int
     private let info: Int?
@@ -29,25 +29,28 @@ struct IncrementalUpdate {
         do {
             let end = try handle.seekToEnd()
             let previous = try Self.startxref(handle, fileSize: end, path: file.path)
-            var text = "\n"
+            var bytes = Data("\n".utf8)
             var offsets: [Int: Int] = [:]
             for (id, body) in objects {
-                offsets[id] = Int(end) + text.utf8.count
-                text += "\(id) 0 obj\n\(body)\nendobj\n"
+                offsets[id] = Int(end) + bytes.count
+                bytes.append(Data("\(id) 0 obj\n".utf8))
+                bytes.append(body)
+                bytes.append(Data("\nendobj\n".utf8))
             }
-            let xref = Int(end) + text.utf8.count
-            text += "xref\n"
+            let xref = Int(end) + bytes.count
+            var text = "xref\n"
             for run in Self.runs(objects.map(\.id)) {
                 text += "\(run.first!) \(run.count)\n"
                 for id in run { text += Self.xrefEntry(offset: offsets[id]!) }
             }
             // The same content and finishing give the same ID; both halves equal, as for a new file.
-            let id = String(SHA256.hex(contentDigest + "\n" + text).prefix(32))
+            let id = String(SHA256.hex(Data((contentDigest + "\n").utf8) + bytes + Data(text.utf8)).prefix(32))
             var trailer = "/Size \(size) /Root \(root) 0 R"
             if let info { trailer += " /Info \(info) 0 R" }
             trailer += " /Prev \(previous) /ID [<\(id)><\(id)>]"
             text += "trailer\n<< \(trailer) >>\nstartxref\n\(xref)\n%%EOF\n"
-            do { try handle.write(contentsOf: Data(text.utf8)) } catch {
+            bytes.append(Data(text.utf8))
+            do { try handle.write(contentsOf: bytes) } catch {
                 throw OutputError("cannot write \(target.path): \(AtomicOutput.reason(error))")
             }
         } catch let error as FinishingError {

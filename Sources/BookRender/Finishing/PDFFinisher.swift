@@ -26,7 +26,7 @@ public enum PDFFinisher {
     /// `source`: the file to read, `input` with its transparency flattened or `input` itself.
     private static func finish(_ input: URL, reading source: URL, plan: FinishingPlan, to output: URL, forPDFX: Bool) throws {
         let doc = try QPDFDocument(reading: source)
-        try apply(plan, to: doc, input: input)
+        try apply(plan, to: doc, input: input, source: source)
         if !plan.transparency { try TransparencyFlattener.removePageGroups(doc) }
         if forPDFX { try removeInterpolation(doc) }
 
@@ -58,7 +58,7 @@ public enum PDFFinisher {
         let update: IncrementalUpdate
         do {
             let doc = try QPDFDocument(reading: file, mapping: true)
-            try apply(plan, to: doc, input: file)
+            try apply(plan, to: doc, input: file, source: file)
             if !plan.transparency {
                 // A flattened page brings new streams, which an update in place cannot write.
                 guard try PageTransparency.pages(in: doc).isEmpty else {
@@ -71,7 +71,8 @@ public enum PDFFinisher {
         try update.append(to: file, naming: target, contentDigest: contentDigest)
     }
 
-    private static func apply(_ plan: FinishingPlan, to doc: QPDFDocument, input: URL) throws {
+    /// `source`: the file `doc` was read from, whose pages the artifact marking reads again.
+    private static func apply(_ plan: FinishingPlan, to doc: QPDFDocument, input: URL, source: URL) throws {
         let count = try doc.pageCount
         var pages: [QPDFDocument.Handle] = []
         var media: [PDFRect] = []
@@ -104,6 +105,7 @@ public enum PDFFinisher {
         if let alts = plan.figureAltTexts {
             try StructureFinishing.wrapInDocument(doc)
             try StructureFinishing.writeAltTexts(alts, into: doc, input: input)
+            try ArtifactMarking.mark(doc, source: source)
         }
         if let metadata = plan.metadata { try StructureFinishing.writeMetadata(metadata, into: doc) }
     }

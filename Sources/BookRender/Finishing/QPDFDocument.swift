@@ -235,30 +235,39 @@ final class QPDFDocument {
     /// Object numbers of handles already touched (nil for direct objects): a page is set twice.
     private var touchedHandles: [Handle: Int?] = [:]
 
-    /// Object `id` written as PDF syntax, references to other objects as `n g R`.
-    func unparsed(_ id: Int) throws -> String {
+    /// Object `id` written as PDF syntax, references to other objects as `n g R`; a stream with
+    /// its data as it is stored (still compressed when it has a filter).
+    func unparsed(_ id: Int) throws -> Data {
         let object = try self.object(id)
         defer { release(object) }
-        if try isStream(object) { return try unparsedText(stream: object, id: id) }
-        return try call(in: "writing") { q -> String in qpdf_oh_unparse_resolved(q, object).map { String(cString: $0) } ?? "null" }
+        if try isStream(object) { return try unparsed(stream: object) }
+        return Data(try call(in: "writing") { q -> String in qpdf_oh_unparse_resolved(q, object).map { String(cString: $0) } ?? "null" }.utf8)
     }
 
-    /// A stream whose data is plain UTF-8 text without filters (an XMP packet) as PDF syntax;
-    /// any other stream cannot be written into an update made of text.
-    private func unparsedText(stream object: Handle, id: Int) throws -> String {
+    private func unparsed(stream object: Handle) throws -> Data {
         let dict = try streamDictionary(object)
-        let unfiltered = try has(dict, "/Filter") == false
         var buffer: UnsafeMutablePointer<UInt8>?
         var length = 0
         var filtered: QPDF_BOOL = 0
         try call(in: "writing") { qpdf_oh_get_stream_data($0, object, qpdf_dl_none, &filtered, &buffer, &length) }
         defer { free(buffer) }
-        guard unfiltered, let buffer, let text = String(validating: UnsafeBufferPointer(start: buffer, count: length), as: UTF8.self) else {
-            throw FinishingError("\(source): object \(id) is a stream; it cannot be updated in place")
-        }
         try call { qpdf_oh_replace_key($0, dict, "/Length", qpdf_oh_new_integer($0, Int64(length))) }
         let head = try call(in: "writing") { q -> String in qpdf_oh_unparse_resolved(q, dict).map { String(cString: $0) } ?? "<<>>" }
-        return head + "\nstream\n" + text + "\nendstream"
+        var out = Data((head + "\nstream\n").utf8)
+        if let buffer { out.append(buffer, count: length) }
+        out.append(Data("\nendstream".utf8))
+        return out
+    }
+
+    /// A stream of `data` as it is stored: compressed already when `filter` names how.
+    func stream(data: Data, filter: Handle) throws -> Handle {
+        let s = try call { qpdf_oh_new_stream($0) }
+        let null = try self.null()
+        try data.withUnsafeBytes { raw in
+            let base = raw.bindMemory(to: UInt8.self).baseAddress
+            try call { qpdf_oh_replace_stream_data($0, s, base, raw.count, filter, null) }
+        }
+        return s
     }
 
     func stream(data: Data, dictionary entries: [(String, Handle)]) throws -> Handle {

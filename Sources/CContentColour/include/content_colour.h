@@ -31,6 +31,15 @@ int content_black_to_gray(const char *input, const char *output, content_black_r
 int content_replace_pages(const char *input, const char *replacement, const int *pages, size_t count,
                           const char *output, char *error, size_t error_size);
 
+/// Receives page `index` (from 0)'s new content stream, Flate-compressed; returns 0 to go on.
+typedef int (*content_page_sink)(void *context, size_t index, const unsigned char *bytes, size_t count);
+
+/// Reads the PDF at `input` and gives `sink` each page's content stream with every graphics object
+/// painted outside marked content (a painted path, `Do`, `sh`, an inline image, a text-showing
+/// operator) wrapped in `/Artifact BMC … EMC`. Form XObjects are not looked into. The same input
+/// gives the same bytes. Returns 0, or 1 with a message in `error`.
+int content_mark_artifacts(const char *input, content_page_sink sink, void *context, char *error, size_t error_size);
+
 #ifdef __cplusplus
 }
 #endif
