@@ -19,7 +19,9 @@ namespace {
 
 using Token = QPDFTokenizer::Token;
 
-/// Marks as `/Artifact` every graphics object that paints outside any marked content: PDF/UA
+/// Marks as `/Artifact` every graphics object that paints outside both structure content (a
+/// sequence with an MCID) and artifacts. A sequence without an MCID, such as the ActualText span
+/// that hides a placeholder's caption from the text layer, counts as neither: PDF/UA
 /// asks for all content to be either tagged or an artifact, and cairo 1.16 can write only tags.
 /// Operands are held until their operator is seen, so the `BMC` goes before the operands of the
 /// operator it wraps; a path is held whole until its painting operator, since a path ended by
@@ -49,6 +51,9 @@ class MarkArtifacts : public QPDFObjectHandle::TokenFilter {
     }
 
   private:
+    /// The open marked-content sequences, each with whether it is structure or artifact content.
+    std::vector<bool> sequences;
+    /// How many of them are.
     int depth = 0;
     bool inlineImage = false;
     std::vector<Token> pending;
@@ -107,9 +112,15 @@ class MarkArtifacts : public QPDFObjectHandle::TokenFilter {
             inlineImage = true;
         }
         if (op == "BMC" || op == "BDC") {
-            depth++;
-        } else if (op == "EMC" && depth > 0) {
-            depth--;
+            bool marks = false;
+            for (auto const &t : pending) {
+                if (t.getType() == QPDFTokenizer::tt_name && (t.getValue() == "/MCID" || t.getValue() == "/Artifact")) marks = true;
+            }
+            sequences.push_back(marks);
+            if (marks) depth++;
+        } else if (op == "EMC" && !sequences.empty()) {
+            if (sequences.back()) depth--;
+            sequences.pop_back();
         }
         flush(pending);
         writeToken(token);

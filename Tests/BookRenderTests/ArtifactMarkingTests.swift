@@ -61,8 +61,12 @@ import BookRenderKit
     /// dictionaries) and operators, an inline image's data skipped.
     static func marking(_ s: [UInt8]) -> PageMarking {
         var result = PageMarking()
-        var stack: [String] = []
+        // Each open marked-content sequence: its tag, and whether it has an MCID (a structure
+        // element's content). A span without one (the ActualText that hides a placeholder's
+        // caption from the text layer) is neither tagged nor an artifact.
+        var stack: [(tag: String, mcid: Bool)] = []
         var firstName: String?
+        var sawMCID = false
         var textDepth: Int?
         var pathDepth: Int?
         func isSpace(_ c: UInt8) -> Bool { c == 32 || c == 10 || c == 13 || c == 9 || c == 12 || c == 0 }
@@ -93,7 +97,11 @@ import BookRenderKit
             while j < s.count, !isSpace(s[j]), !isDelimiter(s[j]) { j += 1 }
             let word = String(decoding: s[i..<j], as: UTF8.self)
             i = j
-            if c == UInt8(ascii: "/") { if firstName == nil { firstName = word }; continue }
+            if c == UInt8(ascii: "/") {
+                if firstName == nil { firstName = word }
+                if word == "/MCID" { sawMCID = true }
+                continue
+            }
             if let first = word.first, first.isNumber || first == "-" || first == "+" || first == "." { continue }
             if word == "true" || word == "false" || word == "null" { continue }
             // An operator.
@@ -106,7 +114,7 @@ import BookRenderKit
                 op = "EI"
             }
             switch op {
-            case "BMC", "BDC": stack.append(firstName ?? "?")
+            case "BMC", "BDC": stack.append((firstName ?? "?", sawMCID))
             case "EMC": _ = stack.popLast()
             case "BT": textDepth = stack.count
             case "ET":
@@ -120,12 +128,14 @@ import BookRenderKit
                 if ["S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"].contains(op) { pathDepth = nil }
             }
             if painting.contains(op) {
-                if stack.isEmpty { result.unmarked.append(op) }
+                let artifact = stack.contains { $0.tag == "/Artifact" }, tagged = stack.contains { $0.mcid }
+                if !artifact, !tagged { result.unmarked.append(op) }
                 if showsText.contains(op) {
-                    if stack.contains("/Artifact") { result.artifactText += 1 } else if !stack.isEmpty { result.taggedText += 1 }
+                    if artifact { result.artifactText += 1 } else if tagged { result.taggedText += 1 }
                 }
             }
             firstName = nil
+            sawMCID = false
         }
         return result
     }
@@ -144,22 +154,26 @@ import BookRenderKit
         let tree = try TestBooks.open(Repository.samples.appendingPathComponent(sample)).layout()
         let pages = try Self.pageContents(pdf, work: work)
         #expect(pages.count == tree.pages.count, "\(sample): \(pages.count) content pages for \(tree.pages.count) pages")
+        var taggedText = 0
         for (index, content) in pages.enumerated() {
             let marking = Self.marking(content)
+            taggedText += marking.taggedText
             #expect(marking.unmarked.isEmpty, "\(sample) page \(index + 1) paints outside marked content: \(marking.unmarked.prefix(8))")
             #expect(marking.straddles.isEmpty, "\(sample) page \(index + 1): marked content straddles \(marking.straddles.prefix(4))")
             guard index < tree.pages.count else { continue }
-            // A folio (or a printer's slug): text outside the structure, in the PDF's text layer.
-            // Text that is not the book's (a placeholder's caption) is drawn inside a span of
-            // its own that hides it from the text layer, so it is marked content already.
+            // A folio (or a printer's slug), and text that is not the book's (a placeholder's
+            // caption, drawn in a span that hides it from the text layer): outside the structure.
             let folio = tree.pages[index].items.contains { item in
-                if case .text(let box) = item { return box.isBookText && box.structure == .artifact }
+                if case .text(let box) = item { return !box.isBookText || box.structure == .artifact }
                 return false
             }
             if folio {
                 #expect(marking.artifactText > 0, "\(sample) page \(index + 1): its folio is not shown inside /Artifact")
             }
         }
+
+        // The book's own text stays structure content, never an artifact.
+        #expect(taggedText > 0, "\(sample): no text is shown as structure content")
 
         // The same book again gives the same bytes.
         let again = work.appendingPathComponent("again.pdf")
