@@ -1,4 +1,5 @@
 #include "content_colour.h"
+#include "error_message.hpp"
 
 #include <qpdf/Pl_Flate.hh>
 #include <qpdf/Pl_String.hh>
@@ -16,6 +17,8 @@
 #include <vector>
 
 namespace {
+
+using content_stream::copyMessage;
 
 using Token = QPDFTokenizer::Token;
 
@@ -126,13 +129,6 @@ class MarkArtifacts : public QPDFObjectHandle::TokenFilter {
         writeToken(token);
     }
 };
-
-void copyMessage(std::string const &message, char *error, size_t size) {
-    if (!error || size == 0) return;
-    size_t n = std::min(message.size(), size - 1);
-    std::memcpy(error, message.data(), n);
-    error[n] = 0;
-}
 
 } // namespace
 

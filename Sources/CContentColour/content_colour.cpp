@@ -1,4 +1,5 @@
 #include "content_colour.h"
+#include "error_message.hpp"
 
 #include <qpdf/QPDF.hh>
 #include <qpdf/QPDFObjectHandle.hh>
@@ -17,6 +18,8 @@
 #include <vector>
 
 namespace {
+
+using content_stream::copyMessage;
 
 using Token = QPDFTokenizer::Token;
 
@@ -195,13 +198,6 @@ void filterForms(QPDFObjectHandle resources, content_black_rule rule, std::set<Q
         QPDFPageObjectHelper(x).addContentTokenFilter(std::make_shared<BlackToGray>(rule));
         filterForms(dict.getKey("/Resources"), rule, seen);
     }
-}
-
-void copyMessage(std::string const &message, char *error, size_t size) {
-    if (!error || size == 0) return;
-    size_t n = std::min(message.size(), size - 1);
-    std::memcpy(error, message.data(), n);
-    error[n] = 0;
 }
 
 } // namespace
