@@ -38,8 +38,9 @@ let package = Package(
         // qpdf's C API (libqpdf-dev): the finishing step writes what cairo cannot (TrimBox/BleedBox,
         // outline, labels).
         .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
-        // What qpdf offers only in C++: content streams filtered token by token (black text set as grey).
-        .target(name: "CContentColour", linkerSettings: [.linkedLibrary("qpdf")]),
+        // Content streams rewritten: through qpdf's C++ token filters (black text set as grey, pages
+        // replaced), and marked as artifacts by a lexer of our own, compressed with zlib.
+        .target(name: "CContentColour", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z")]),
         // The program's shaping cache: it defines HarfBuzz's hb_shape and hb_buffer_add_utf8 for the
         // whole process, so only the executable may depend on it (see include/shape_cache.h).
         .target(

@@ -12,7 +12,8 @@ public enum PrintPDF {
     /// `tagged`: with the logical structure readers of accessible PDFs use (`StructureTags`).
     public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, profile: PrintProfile? = nil,
                              tagged: Bool = true, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
-        let plan = finishingPlan(tree, pages: pages, profile: profile, tagged: tagged)
+        var plan = finishingPlan(tree, pages: pages, profile: profile, tagged: tagged)
+        plan.threads = threads
         // Without transparency where the printer takes none: translucent paint mixed with the
         // paper as it is drawn, and what is left (colour emoji) flattened when finishing.
         let opaque = profile.map { !$0.allowsTransparency || $0.isCMYK } ?? false
@@ -44,7 +45,8 @@ public enum PrintPDF {
             let stream = try PDFPageStream(into: tmp, for: url, document: document, opaque: false, threads: threads)
             let tree = try layout { try stream.draw($0) }
             let digest = try stream.close()
-            let plan = finishingPlan(tree, pages: nil, profile: nil, tagged: document.tagged)
+            var plan = finishingPlan(tree, pages: nil, profile: nil, tagged: document.tagged)
+            plan.threads = threads
             try PDFFinisher.finishInPlace(tmp, as: url, plan: plan, contentDigest: digest)
             laidOut = tree
         }

@@ -116,6 +116,8 @@ public struct FinishingPlan: Sendable, Equatable {
     public var figureAltTexts: [String]?
     /// Written as the catalog's `/Metadata`, replacing any the input had.
     public var metadata: XMPMetadata?
+    /// How many threads the finishing may work on (the artifact marking of a tagged PDF's pages).
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
 
     public init(pages: [PageBoxes] = [], info: DocumentInfo = DocumentInfo(), language: String? = nil,
                 outline: [OutlineItem] = [], pageLabels: [PageLabelRange] = [], pageLayout: PageLayout? = nil,

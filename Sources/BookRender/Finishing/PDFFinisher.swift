@@ -105,7 +105,11 @@ public enum PDFFinisher {
         if let alts = plan.figureAltTexts {
             try StructureFinishing.wrapInDocument(doc)
             try StructureFinishing.writeAltTexts(alts, into: doc, input: input)
-            try ArtifactMarking.mark(doc, source: source)
+            do {
+                try ArtifactMarking.mark(doc, threads: plan.threads)
+            } catch let error as FinishingError {
+                throw FinishingError("\(source.path): \(error.message)")
+            }
         }
         if let metadata = plan.metadata { try StructureFinishing.writeMetadata(metadata, into: doc) }
     }

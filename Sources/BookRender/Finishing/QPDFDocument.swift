@@ -259,6 +259,16 @@ final class QPDFDocument {
         return out
     }
 
+    /// A page's content, its streams decoded and joined.
+    func pageContent(_ page: Handle) throws -> [UInt8] {
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        try call(in: "reading a page's content") { qpdf_oh_get_page_content_data($0, page, &buffer, &length) }
+        defer { free(buffer) }
+        guard let buffer else { return [] }
+        return Array(UnsafeBufferPointer(start: buffer, count: length))
+    }
+
     /// A stream of `data` as it is stored: compressed already when `filter` names how.
     func stream(data: Data, filter: Handle) throws -> Handle {
         let s = try call { qpdf_oh_new_stream($0) }
