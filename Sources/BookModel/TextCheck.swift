@@ -41,6 +41,8 @@ public enum TextCheck {
     }
 
     private static func breaksAround(_ s: Unicode.Scalar) -> Bool {
+        // Most of a book is ASCII, whose white space is tab to carriage return and the space.
+        if s.isASCII { return s == " " || (0x09...0x0D).contains(s.value) }
         if s.properties.isWhitespace { return true }
         switch s.value {
         case 0x0E00...0x0EFF, 0x1000...0x109F, 0x1780...0x17FF,   // Thai, Lao, Myanmar, Khmer

@@ -6,61 +6,90 @@ extension QuoteMarks {
     /// quotation typed with spaces inside its marks closes too. Other characters are kept as they are.
     public func curled(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x22 || $0 == 0x27 }) else { return text }
-        let input = Array(text.unicodeScalars)
-        var out = String.UnicodeScalarView()
+        var text = text
+        return text.withUTF8 { String(decoding: curled(utf8: $0), as: UTF8.self) }
+    }
+
+    /// Over the UTF-8 bytes: the runs between quotes and line feeds are copied whole, and only the
+    /// scalars next to a quote are decoded to be judged.
+    private func curled(utf8 input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(input.count + input.count / 8)
         var quoteOpen = false, innerDepth = 0
-        var i = 0
+        var i = 0, copied = 0
+        func put(_ scalar: Unicode.Scalar) { out.append(contentsOf: UTF8.encode(scalar)!) }
         while i < input.count {
-            let c = input[i]
-            let before = out.last, after = i + 1 < input.count ? input[i + 1] : nil
-            if c == "\n", after == "\n" || after == "\u{2029}" { quoteOpen = false; innerDepth = 0 }
-            if let before, Self.isHebrew(before), c == "'" || (c == "\"" && after.map(Self.isWord) == true) {
+            let byte = input[i]
+            guard byte == 0x22 || byte == 0x27 || byte == 0x0A else { i += 1; continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: input[copied..<i]))
+            let before = Self.lastScalar(out)?.scalar, after = Self.scalar(input, at: i + 1)?.scalar
+            if byte == 0x0A {
+                if after == "\n" || after == "\u{2029}" { quoteOpen = false; innerDepth = 0 }
+                out.append(byte)
+            } else if let before, Self.isHebrew(before), byte == 0x27 || after.map(Self.isWord) == true {
                 // Hebrew's geresh and gershayim, typed as quotes after a letter (ר' and צה"ל), mark
                 // abbreviations: they are not quotation marks.
-                out.append(c)
-            } else if c == "\"" {
+                out.append(byte)
+            } else if byte == 0x22 {
                 let opens = Self.opensAfter(before)
                     ? !(quoteOpen && (after.map { Self.isSpace($0) || $0.properties.generalCategory.isPunctuation } ?? true))
                     : false
                 if opens {
-                    out.append(open)
+                    put(open)
                     if let space, let after, !Self.isNewline(after) {
-                        while i + 1 < input.count, Self.isInlineSpace(input[i + 1]) { i += 1 }
-                        out.append(space)
+                        while let next = Self.scalar(input, at: i + 1), Self.isInlineSpace(next.scalar) { i += next.length }
+                        put(space)
                     }
                 } else {
-                    if let space, let last = out.last, !Self.isNewline(last) {
-                        while let last = out.last, Self.isInlineSpace(last) { out.removeLast() }
-                        out.append(space)
+                    if let space, let last = Self.lastScalar(out), !Self.isNewline(last.scalar) {
+                        while let last = Self.lastScalar(out), Self.isInlineSpace(last.scalar) { out.removeLast(last.length) }
+                        put(space)
                     }
-                    out.append(close)
+                    put(close)
                 }
                 quoteOpen = opens
-            } else if c == "'" {
-                if let before, Self.isWord(before), let after, Self.isWord(after) {
-                    out.append("’")
-                } else if Self.opensAfter(before) {
-                    if let after, !Self.isSpace(after), !Self.startsYear(input, at: i + 1) {
-                        out.append(innerOpen)
-                        innerDepth += 1
-                    } else if innerDepth > 0, after.map(Self.isSpace) ?? true {
-                        out.append(innerClose)
-                        innerDepth -= 1
-                    } else {
-                        out.append("’")
-                    }
-                } else if innerDepth > 0 {
-                    out.append(innerClose)
+            } else if let before, Self.isWord(before), let after, Self.isWord(after) {
+                put("’")
+            } else if Self.opensAfter(before) {
+                if let after, !Self.isSpace(after), !Self.startsYear(input, at: i + 1) {
+                    put(innerOpen)
+                    innerDepth += 1
+                } else if innerDepth > 0, after.map(Self.isSpace) ?? true {
+                    put(innerClose)
                     innerDepth -= 1
                 } else {
-                    out.append("’")
+                    put("’")
                 }
+            } else if innerDepth > 0 {
+                put(innerClose)
+                innerDepth -= 1
             } else {
-                out.append(c)
+                put("’")
             }
             i += 1
+            copied = i
         }
-        return String(out)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: input[copied..<input.count]))
+        return out
+    }
+
+    /// The scalar whose UTF-8 starts at byte `i` (valid UTF-8, as a String's), and its length.
+    private static func scalar(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (scalar: Unicode.Scalar, length: Int)? {
+        guard i < bytes.count else { return nil }
+        let lead = bytes[i]
+        let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        guard i + length <= bytes.count else { return nil }
+        var value = length == 1 ? UInt32(lead) : UInt32(lead) & (0xFF >> (length + 1))
+        for k in 1..<max(1, length) { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+        return Unicode.Scalar(value).map { ($0, length) }
+    }
+
+    /// The last scalar of UTF-8 `bytes`, and its length.
+    private static func lastScalar(_ bytes: [UInt8]) -> (scalar: Unicode.Scalar, length: Int)? {
+        var start = bytes.count - 1
+        while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        guard start >= 0 else { return nil }
+        return bytes.withUnsafeBufferPointer { scalar($0, at: start) }
     }
 
     /// A mark after this opens a quotation: at the start, after a space, a bracket, a dash or a
@@ -84,15 +113,17 @@ extension QuoteMarks {
 
     private static func isHebrew(_ scalar: Unicode.Scalar) -> Bool { (0x05D0...0x05EA).contains(scalar.value) }
 
-    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace }
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+    }
     private static func isNewline(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "\n" || scalar == "\r" || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
     private static func isInlineSpace(_ scalar: Unicode.Scalar) -> Bool { isSpace(scalar) && !isNewline(scalar) }
 
     /// Two digits and no third: the year an apostrophe stands before ('90s, '68).
-    private static func startsYear(_ input: [Unicode.Scalar], at i: Int) -> Bool {
-        func digit(_ j: Int) -> Bool { j < input.count && ("0"..."9").contains(input[j]) }
+    private static func startsYear(_ input: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        func digit(_ j: Int) -> Bool { j < input.count && (0x30...0x39).contains(input[j]) }
         return digit(i) && digit(i + 1) && !digit(i + 2)
     }
 }
