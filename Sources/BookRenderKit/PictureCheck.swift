@@ -4,7 +4,8 @@ import BookResolve
 
 extension BookDocument {
     /// Decodes the book's pictures as drawing them would (see `ImageCheck.data`), each file once
-    /// however often it is used, on `threads` threads: `validate` checks them all, so that what an
+    /// however often it is used (a JPEG resolve decoded whole for its thumbnail is not decoded
+    /// again), on `threads` threads: `validate` checks them all, so that what an
     /// export would refuse it refuses first; an export checks the JPEGs it passes into the PDF
     /// byte for byte (`only`), which nothing else decodes, so a damaged one is refused rather than
     /// printed. Problems come in the book's order, each with its JSON path.
@@ -19,7 +20,9 @@ extension BookDocument {
         }
         if let asset = resolved.mainCharacterImage { uses.append((asset, "$.characters.main.image")) }
         var seen = Set<String>()
-        let unique = uses.filter { wanted($0.0) && seen.insert($0.0.origin).inserted }
+        let unique = uses.filter {
+            wanted($0.0) && !resolved.decodedPictures.contains($0.0.id) && seen.insert($0.0.origin).inserted
+        }
         guard !unique.isEmpty else { return }
 
         let found = Problems(count: unique.count)

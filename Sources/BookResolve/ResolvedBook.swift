@@ -23,6 +23,9 @@ public struct ResolvedBook: Sendable {
     /// inside the book's folder.
     public var bookFonts: BookFonts
     public var findings: [Finding]
+    /// The ids of the JPEG pictures whose data was decoded whole, without a fault, to make their
+    /// thumbnails: the check of the pictures passed through to a PDF need not decode them again.
+    public var decodedPictures: Set<String> = []
 }
 
 public struct ResolvedMargins: Sendable, Equatable {

@@ -162,10 +162,14 @@ public struct Resolver {
             let drawn = ([cover.image.asset] + pages.map(\.image.asset) + [mainImage]).compactMap { $0 }
             ImageAsset.hashAhead(drawn, threads: options.threads - 1)
         }
+        // A thumbnail is made by the same decoder, just as strict, as the picture check uses.
+        let decoded = Set(([cover.image.asset] + pages.map(\.image.asset)).compactMap { asset in
+            asset.flatMap { $0.info.format == .jpeg && thumbnails[$0.id] ?? nil != nil ? $0.id : nil }
+        })
         return ResolvedBook(book: book, folder: folder, themeName: themeName, tokens: tokens, trim: trim,
                             margins: margins, profile: profile, language: language, cover: cover,
                             mainCharacterImage: mainImage, pages: pages, bookFonts: bookFonts,
-                            findings: findings)
+                            findings: findings, decodedPictures: decoded)
     }
 
     /// The thumbnails of `assets` by id, made side by side (as many at once as the machine has
