@@ -348,26 +348,71 @@ int content_mark_artifacts_plain(const unsigned char *content, size_t size, unsi
     return 0;
 }
 
-int content_mark_artifacts(const unsigned char *content, size_t size, int level, unsigned char **out,
+/* `data`, a zlib stream, inflated into `out`. */
+static int inflate_all(const unsigned char *data, size_t size, buffer *out, char *error, size_t error_size) {
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit(&z) != Z_OK) {
+        set_error(error, error_size, "zlib could not start inflating");
+        return 1;
+    }
+    z.next_in = (Bytef *)data;
+    z.avail_in = (uInt)size;
+    int status = Z_OK;
+    unsigned char chunk[65536];
+    while (status == Z_OK) {
+        z.next_out = chunk;
+        z.avail_out = sizeof chunk;
+        status = inflate(&z, Z_NO_FLUSH);
+        if (status != Z_OK && status != Z_STREAM_END) break;
+        append(out, chunk, sizeof chunk - z.avail_out);
+        if (status == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;
+    }
+    inflateEnd(&z);
+    if (status != Z_STREAM_END) {
+        set_error(error, error_size, "its Flate-compressed content does not inflate (zlib %d)", status);
+        return 1;
+    }
+    if (out->failed) {
+        set_error(error, error_size, "out of memory");
+        return 1;
+    }
+    return 0;
+}
+
+int content_mark_artifacts(const unsigned char *content, size_t size, int compressed, int level, unsigned char **out,
                            size_t *out_size, char *error, size_t error_size) {
+    *out = NULL;
+    *out_size = 0;
+    buffer inflated = {NULL, 0, 0, 0};
+    if (compressed) {
+        if (inflate_all(content, size, &inflated, error, error_size) != 0) {
+            free(inflated.bytes);
+            return 1;
+        }
+        content = inflated.bytes ? inflated.bytes : (const unsigned char *)"";
+        size = inflated.size;
+    }
     unsigned char *marked;
     size_t marked_size;
-    if (content_mark_artifacts_plain(content, size, &marked, &marked_size, error, error_size) != 0) return 1;
+    int status = content_mark_artifacts_plain(content, size, &marked, &marked_size, error, error_size);
+    free(inflated.bytes);
+    if (status != 0) return 1;
     uLongf bound = compressBound(marked_size);
-    unsigned char *compressed = malloc(bound ? bound : 1);
-    if (!compressed) {
+    unsigned char *compressed_bytes = malloc(bound ? bound : 1);
+    if (!compressed_bytes) {
         free(marked);
         set_error(error, error_size, "out of memory");
         return 1;
     }
-    int z = compress2(compressed, &bound, marked ? marked : (const unsigned char *)"", marked_size, level);
+    int z = compress2(compressed_bytes, &bound, marked ? marked : (const unsigned char *)"", marked_size, level);
     free(marked);
     if (z != Z_OK) {
-        free(compressed);
+        free(compressed_bytes);
         set_error(error, error_size, "zlib could not compress the content (%d)", z);
         return 1;
     }
-    *out = compressed;
+    *out = compressed_bytes;
     *out_size = bound;
     return 0;
 }

@@ -10,49 +10,86 @@ enum ArtifactMarking {
     /// zlib's default level, as qpdf writes streams.
     static let compression: Int32 = -1
 
-    /// Gives every page of `doc` its content with the unmarked painting marked as artifacts,
-    /// the pages marked on up to `threads` threads. Nothing for a PDF without a structure tree.
-    static func mark(_ doc: QPDFDocument, threads: Int) throws {
-        guard try doc.hasStructureTree else { return }
-        let pages = try (0..<doc.pageCount).map { try doc.page($0) }
-        // qpdf reads on this thread; the marking and compressing, which touch no qpdf object, on all.
-        let contents = try pages.map { try doc.pageContent($0) }
-        let marked = try marked(contents, threads: threads)
-        let flate = try doc.name("FlateDecode")
-        for (page, data) in zip(pages, marked) {
-            let stream = try doc.indirect(try doc.stream(data: data, filter: flate))
-            try doc.set(page, "/Contents", stream)
-        }
+    /// A page's content as read for marking: decoded, or as cairo stored it (Flate-compressed),
+    /// inflated by the worker that marks it.
+    struct Content: Sendable {
+        var bytes: [UInt8]
+        var compressed: Bool
     }
 
-    /// Each content marked and compressed, in order.
-    static func marked(_ contents: [[UInt8]], threads: Int) throws -> [Data] {
-        // Each index is written by one worker only.
-        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Result<Data, FinishingError>>.allocate(capacity: contents.count)
-        defer { results.deinitialize().deallocate() }
-        let workers = max(1, min(threads, contents.count))
-        // Page by page in turn, so that workers finish together however the pages' sizes run.
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for index in Swift.stride(from: worker, to: contents.count, by: workers) {
-                (results.baseAddress! + index).initialize(to: markPage(contents[index], index: index))
+    /// The marking of a document's pages, going on on worker threads while the rest of the
+    /// finishing works on the document; `finish` waits for it and gives the pages their new content.
+    final class Marking: @unchecked Sendable {
+        private let pages: [QPDFDocument.Handle]
+        /// Each slot written by one worker only, and read once the group is done.
+        private let results: UnsafeMutableBufferPointer<Result<Data, FinishingError>?>
+        private let group = DispatchGroup()
+
+        fileprivate init(pages: [QPDFDocument.Handle], contents: [Content], threads: Int) {
+            self.pages = pages
+            results = .allocate(capacity: contents.count)
+            results.initialize(repeating: nil)
+            let workers = max(1, min(threads, contents.count))
+            nonisolated(unsafe) let out = results
+            let work: @Sendable (Int) -> Void = { worker in
+                // Page by page in turn, so that workers finish together however the pages' sizes run.
+                for index in Swift.stride(from: worker, to: contents.count, by: workers) {
+                    out[index] = ArtifactMarking.markPage(contents[index], index: index)
+                }
+            }
+            if workers == 1 {
+                work(0)
+            } else {
+                for worker in 0..<workers { DispatchQueue.global().async(group: group) { work(worker) } }
             }
         }
-        return try results.map { try $0.get() }
+
+        deinit {
+            // Also when the finishing failed before `finish`: the workers write into `results`.
+            group.wait()
+            results.deinitialize()
+            results.deallocate()
+        }
+
+        /// Waits for the workers, then sets each page's `/Contents` to its marked stream.
+        func finish(into doc: QPDFDocument) throws {
+            group.wait()
+            let flate = try doc.name("FlateDecode")
+            for (page, result) in zip(pages, results) {
+                let stream = try doc.indirect(try doc.stream(data: try result!.get(), filter: flate))
+                try doc.set(page, "/Contents", stream)
+            }
+        }
     }
 
-    private static func markPage(_ content: [UInt8], index: Int) -> Result<Data, FinishingError> {
-        call(content, index: index) { content_mark_artifacts($0, $1, compression, $2, $3, $4, $5) }.map { Data($0) }
+    /// Starts marking every page of `doc` on up to `threads` threads (on this one alone for 1);
+    /// nil for a PDF without a structure tree, which has nothing to mark. qpdf reads the contents
+    /// here; the inflating, marking and compressing touch no qpdf object.
+    static func start(_ doc: QPDFDocument, threads: Int) throws -> Marking? {
+        guard try doc.hasStructureTree else { return nil }
+        let pages = try (0..<doc.pageCount).map { try doc.page($0) }
+        let contents = try pages.map { page in
+            if let stored = try doc.flatePageContent(page) { return Content(bytes: stored, compressed: true) }
+            return Content(bytes: try doc.pageContent(page), compressed: false)
+        }
+        return Marking(pages: pages, contents: contents, threads: threads)
     }
 
-    /// One content stream marked, not compressed: what `mark` writes, as it reads.
+    fileprivate static func markPage(_ content: Content, index: Int) -> Result<Data, FinishingError> {
+        call(content.bytes, index: index) {
+            content_mark_artifacts($0, $1, content.compressed ? 1 : 0, compression, $2, $3, $4, $5)
+        }.map { Data($0) }
+    }
+
+    /// One content stream marked, not compressed: what a page gets, as it reads.
     static func markedText(_ content: [UInt8]) throws(FinishingError) -> [UInt8] {
         try call(content, index: 0, content_mark_artifacts_plain).get()
     }
 
-    private typealias Marking = (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
-                                 UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>, Int) -> Int32
+    private typealias MarkingCall = (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+                                     UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>, Int) -> Int32
 
-    private static func call(_ content: [UInt8], index: Int, _ marking: Marking) -> Result<[UInt8], FinishingError> {
+    private static func call(_ content: [UInt8], index: Int, _ marking: MarkingCall) -> Result<[UInt8], FinishingError> {
         var out: UnsafeMutablePointer<UInt8>?
         var count = 0
         var message = [CChar](repeating: 0, count: 512)

@@ -71,7 +71,7 @@ public enum PDFFinisher {
         try update.append(to: file, naming: target, contentDigest: contentDigest)
     }
 
-    /// `source`: the file `doc` was read from, whose pages the artifact marking reads again.
+    /// `source`: the file `doc` was read from (`input` itself, or `input` flattened).
     private static func apply(_ plan: FinishingPlan, to doc: QPDFDocument, input: URL, source: URL) throws {
         let count = try doc.pageCount
         var pages: [QPDFDocument.Handle] = []
@@ -87,6 +87,13 @@ public enum PDFFinisher {
             media.append(box)
         }
         try plan.validate(pageCount: count, mediaBoxes: media)
+        // The pages' artifact marking goes on beside the rest of the finishing.
+        let marking: ArtifactMarking.Marking?
+        do {
+            marking = plan.figureAltTexts == nil ? nil : try ArtifactMarking.start(doc, threads: plan.threads)
+        } catch let error as FinishingError {
+            throw FinishingError("\(source.path): \(error.message)")
+        }
 
         for (page, boxes) in zip(pages, plan.pages) {
             for (key, box) in [("/TrimBox", boxes.trimBox), ("/BleedBox", boxes.bleedBox)] {
@@ -105,11 +112,11 @@ public enum PDFFinisher {
         if let alts = plan.figureAltTexts {
             try StructureFinishing.wrapInDocument(doc)
             try StructureFinishing.writeAltTexts(alts, into: doc, input: input)
-            do {
-                try ArtifactMarking.mark(doc, threads: plan.threads)
-            } catch let error as FinishingError {
-                throw FinishingError("\(source.path): \(error.message)")
-            }
+        }
+        do {
+            try marking?.finish(into: doc)
+        } catch let error as FinishingError {
+            throw FinishingError("\(source.path): \(error.message)")
         }
         if let metadata = plan.metadata { try StructureFinishing.writeMetadata(metadata, into: doc) }
     }

@@ -259,6 +259,22 @@ final class QPDFDocument {
         return out
     }
 
+    /// A page's content as stored, when it is one stream compressed with Flate alone (as cairo
+    /// writes it): for inflating elsewhere, off the thread qpdf is used on. Nil for any other.
+    func flatePageContent(_ page: Handle) throws -> [UInt8]? {
+        let contents = try get(page, "/Contents")
+        guard try isStream(contents) else { return nil }
+        let dict = try streamDictionary(contents)
+        guard try isName(try get(dict, "/Filter"), "/FlateDecode"), try isNull(try get(dict, "/DecodeParms")) else { return nil }
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var filtered: QPDF_BOOL = 0
+        try call(in: "reading a page's content") { qpdf_oh_get_stream_data($0, contents, qpdf_dl_none, &filtered, &buffer, &length) }
+        defer { free(buffer) }
+        guard let buffer else { return [] }
+        return Array(UnsafeBufferPointer(start: buffer, count: length))
+    }
+
     /// A page's content, its streams decoded and joined.
     func pageContent(_ page: Handle) throws -> [UInt8] {
         var buffer: UnsafeMutablePointer<UInt8>?
