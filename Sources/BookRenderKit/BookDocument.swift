@@ -80,11 +80,35 @@ public struct BookDocument: Sendable {
 
     func resolveWithResources() throws(BookRenderError) -> (ResolvedBook, ResourceLocator) {
         let settings = try settings.checked()
-        let textIssues = TextCheck.issues(book, limits: settings.limits)
-        if !textIssues.isEmpty {
-            throw BookRenderError(BookError(kind: .validation, file: file ?? "book", issues: textIssues))
+        // The texts are checked beside the resolving, which reads the same book and never fails on
+        // what the check refuses; the check's findings come first either way.
+        let book = self.book, limits = settings.limits
+        nonisolated(unsafe) var textIssues: [BookIssue] = []
+        let checked = DispatchGroup()
+        if settings.workers > 1 {
+            DispatchQueue.global().async(group: checked) { textIssues = TextCheck.issues(book, limits: limits) }
+        } else {
+            textIssues = TextCheck.issues(book, limits: limits)
         }
-        return try naming(BookRenderError.wrap {
+        func refuseText() throws(BookRenderError) {
+            checked.wait()
+            if !textIssues.isEmpty {
+                throw BookRenderError(BookError(kind: .validation, file: file ?? "book", issues: textIssues))
+            }
+        }
+        let resolved: (ResolvedBook, ResourceLocator)
+        do {
+            resolved = try resolve(settings)
+        } catch {
+            try refuseText()
+            throw error
+        }
+        try refuseText()
+        return resolved
+    }
+
+    private func resolve(_ settings: RenderSettings) throws(BookRenderError) -> (ResolvedBook, ResourceLocator) {
+        try naming(BookRenderError.wrap {
             let resources = try settings.resources()
             let resolver = Resolver(templatesDirectory: resources.templates,
                                     options: .init(theme: settings.theme, strict: settings.strict, profile: settings.profile,
