@@ -245,8 +245,9 @@ static int mark(const unsigned char *content, size_t size, buffer *out, char *er
     token t;
     while (next_token(&lx, &t)) {
         if (t.kind != TOKEN_WORD) continue;
-        if (depth == 0 && (any_word(&lx, &t, BUILDS_PATH) || path != SIZE_MAX)) {
-            if (any_word(&lx, &t, BUILDS_PATH)) {
+        int builds_path = depth == 0 && any_word(&lx, &t, BUILDS_PATH);
+        if (depth == 0 && (builds_path || path != SIZE_MAX)) {
+            if (builds_path) {
                 if (path == SIZE_MAX) path = operands;
             } else if (any_word(&lx, &t, PAINTS_PATH)) {
                 insert_at(&c, path, OPEN);

@@ -1,5 +1,4 @@
 #include "content_colour.h"
-#include "error_message.hpp"
 
 #include <qpdf/QPDF.hh>
 #include <qpdf/QPDFObjectHandle.hh>
@@ -19,7 +18,13 @@
 
 namespace {
 
-using content_stream::copyMessage;
+/// Copies `message` into the caller's buffer, cut to fit and always NUL-terminated.
+void copyMessage(std::string const &message, char *error, size_t size) {
+    if (!error || size == 0) return;
+    size_t n = std::min(message.size(), size - 1);
+    std::memcpy(error, message.data(), n);
+    error[n] = 0;
+}
 
 using Token = QPDFTokenizer::Token;
 

@@ -266,20 +266,23 @@ final class QPDFDocument {
         guard try isStream(contents) else { return nil }
         let dict = try streamDictionary(contents)
         guard try isName(try get(dict, "/Filter"), "/FlateDecode"), try isNull(try get(dict, "/DecodeParms")) else { return nil }
-        var buffer: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        var filtered: QPDF_BOOL = 0
-        try call(in: "reading a page's content") { qpdf_oh_get_stream_data($0, contents, qpdf_dl_none, &filtered, &buffer, &length) }
-        defer { free(buffer) }
-        guard let buffer else { return [] }
-        return Array(UnsafeBufferPointer(start: buffer, count: length))
+        return try bytes { q, buffer, length in
+            var filtered: QPDF_BOOL = 0
+            return qpdf_oh_get_stream_data(q, contents, qpdf_dl_none, &filtered, buffer, length)
+        }
     }
 
     /// A page's content, its streams decoded and joined.
     func pageContent(_ page: Handle) throws -> [UInt8] {
+        try bytes { qpdf_oh_get_page_content_data($0, page, $1, $2) }
+    }
+
+    /// The bytes a qpdf call hands back in a buffer it allocated, which is freed here.
+    private func bytes(_ get: (qpdf_data, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>) -> QPDF_ERROR_CODE)
+        throws -> [UInt8] {
         var buffer: UnsafeMutablePointer<UInt8>?
         var length = 0
-        try call(in: "reading a page's content") { qpdf_oh_get_page_content_data($0, page, &buffer, &length) }
+        _ = try call(in: "reading a page's content") { get($0, &buffer, &length) }
         defer { free(buffer) }
         guard let buffer else { return [] }
         return Array(UnsafeBufferPointer(start: buffer, count: length))
