@@ -352,6 +352,46 @@ static int from_words(hb_font_t *font, hb_font_t *shaping_font, hb_buffer_t *buf
     return filled;
 }
 
+/* The buffer holds the text and a hyphen after it (Pango's NEED_HYPHEN), as `serve` takes it. */
+static int has_added_hyphen(hb_buffer_t *buffer, const filling_t *f) {
+    unsigned n;
+    const hb_glyph_info_t *in = hb_buffer_get_glyph_infos(buffer, &n);
+    return hb_buffer_get_content_type(buffer) == HB_BUFFER_CONTENT_TYPE_UNICODE &&
+           n == shim_utf8_chars(f->text + f->start, f->end - f->start) + 1 &&
+           (in[n - 1].codepoint == 0x2010 || in[n - 1].codepoint == '-') && in[n - 1].cluster >= f->start && in[n - 1].cluster <= f->end;
+}
+
+/* A line asked for with its hyphen at once (Pango's own line breaking shapes it first without):
+ * the text alone, shaped (from its words where it can be) and kept as the item the hyphenated
+ * piece is then served from; NULL when it could not be kept. */
+static item_t *keep_unhyphenated(hb_font_t *font, hb_font_t *shaping_font, hb_buffer_t *buffer, const hb_feature_t *features,
+                                 unsigned feature_count, const filling_t *f, int verifying) {
+    hb_buffer_t *plain = hb_buffer_create();
+    hb_segment_properties_t props;
+    hb_buffer_get_segment_properties(buffer, &props);
+    hb_buffer_set_segment_properties(plain, &props);
+    hb_buffer_flags_t flags = hb_buffer_get_flags(buffer);
+    hb_buffer_set_flags(plain, flags | HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT);
+    hb_buffer_set_cluster_level(plain, hb_buffer_get_cluster_level(buffer));
+    hb_buffer_set_invisible_glyph(plain, hb_buffer_get_invisible_glyph(buffer));
+    /* As Pango fills a buffer: the text before as context, the item, the text after as context. */
+    harfbuzz_add_utf8(plain, f->text, (int)f->start, f->start, 0);
+    harfbuzz_add_utf8(plain, f->text, (int)f->end, f->start, (int)(f->end - f->start));
+    harfbuzz_add_utf8(plain, f->text, f->text_length, f->end, 0);
+    if (!from_words(font, shaping_font, plain, features, feature_count, f, flags, verifying)) {
+        harfbuzz_shape(shaping_font, plain, features, feature_count);
+        count(&totals.shaped, 1);
+        count(&totals.shapedChars, shim_utf8_chars(f->text + f->start, f->end - f->start));
+    }
+    item_t *kept = NULL;
+    if (hb_buffer_allocation_successful(plain)) {
+        remember(font, plain, features, feature_count, f, flags);
+        kept = containing_item(font, buffer, features, feature_count, f);
+    }
+    hb_buffer_destroy(plain);
+    return kept;
+}
+
 void hb_shape(hb_font_t *shaping_font, hb_buffer_t *buffer, const hb_feature_t *features, unsigned feature_count) {
     pthread_once(&resolved, resolve);
     int m = atomic_load_explicit(&mode, memory_order_relaxed);
@@ -371,6 +411,7 @@ void hb_shape(hb_font_t *shaping_font, hb_buffer_t *buffer, const hb_feature_t *
         return;
     }
     item_t *item = containing_item(font, buffer, features, feature_count, &f);
+    if (!item && has_added_hyphen(buffer, &f)) item = keep_unhyphenated(font, shaping_font, buffer, features, feature_count, &f, verifying);
     hb_buffer_t *input = item && verifying ? copy_input(buffer) : NULL;
     if (item && serve(item, shaping_font, buffer, features, feature_count, &f)) {
         item->used = ++cache.clock;
@@ -383,6 +424,14 @@ void hb_shape(hb_font_t *shaping_font, hb_buffer_t *buffer, const hb_feature_t *
         return;
     }
     if (input) hb_buffer_destroy(input);
+    /* Anything else added to the text (a hyphen that could not be served): shaped as asked and not
+     * kept, since its glyphs are not the text's alone (neither its words' nor an item's to cut). */
+    if (!item && hb_buffer_get_length(buffer) != shim_utf8_chars(f.text + f.start, f.end - f.start)) {
+        harfbuzz_shape(shaping_font, buffer, features, feature_count);
+        count(&totals.shaped, 1);
+        count(&totals.shapedChars, shim_utf8_chars(f.text + f.start, f.end - f.start));
+        return;
+    }
     /* A piece of the item kept is shaped as asked; anything else becomes the item kept, shaped with the
      * flags that say where it may be cut (glyphs and positions are the same with them or without),
      * from its words' glyphs where they fit together exactly. */
