@@ -195,7 +195,11 @@ struct OptimalLines {
                 } else if [0x2D, 0x2010, 0x2013, 0x2014].contains(scalar(p - 1)) {
                     list.append(.init(position: p, contentEnd: p, kind: .dash))
                 } else if [0x2F, 0x2E, 0x5F, 0x3F, 0x26, 0x3D, 0x23].contains(scalar(p - 1)) {
-                    list.append(.init(position: p, contentEnd: p, kind: .inToken))
+                    // Inside an address or path, as below: not after its first characters ("in /" and
+                    // "etc/" apart) nor before its last.
+                    if p - tokenStart >= 3 && tokenEnd - p >= 3 {
+                        list.append(.init(position: p, contentEnd: p, kind: .inToken))
+                    }
                 } else {
                     list.append(.init(position: p, contentEnd: p, kind: .space))
                 }
