@@ -46,11 +46,11 @@ public struct GlyphRun: @unchecked Sendable {
 enum GlyphRuns {
     /// The runs of each of `lines`, or nil when some line holds what only Pango draws: a hex box
     /// for a missing glyph, a shape or decoration attribute, a font cairo cannot load.
-    static func extract(_ lines: [UnsafeMutablePointer<PangoLayoutLine>]) -> [[GlyphRun]]? {
+    static func extract(_ lines: [TextLayout.LineSource]) -> [[GlyphRun]]? {
         var runs: [[GlyphRun]] = []
         runs.reserveCapacity(lines.count)
         for line in lines {
-            guard let text = pango_layout_get_text(line.pointee.layout), let lineRuns = extract(line, text: text) else { return nil }
+            guard let (items, text, _) = line.runs, let lineRuns = extract(items, text: text) else { return nil }
             runs.append(lineRuns)
         }
         return runs
@@ -63,14 +63,12 @@ enum GlyphRuns {
         PANGO_ATTR_ALLOW_BREAKS.rawValue, PANGO_ATTR_WORD.rawValue,
     ]
 
-    private static func extract(_ line: UnsafeMutablePointer<PangoLayoutLine>, text: UnsafePointer<CChar>) -> [GlyphRun]? {
+    private static func extract(_ items: [UnsafeMutablePointer<PangoGlyphItem>], text: UnsafePointer<CChar>) -> [GlyphRun]? {
         var runs: [GlyphRun] = []
+        runs.reserveCapacity(items.count)
         var xOff: Int32 = 0
-        var node = line.pointee.runs
-        while let n = node {
-            node = n.pointee.next
-            guard let run = n.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
-                  let item = run.pointee.item, let glyphString = run.pointee.glyphs else { return nil }
+        for run in items {
+            guard let item = run.pointee.item, let glyphString = run.pointee.glyphs else { return nil }
             let analysis = item.pointee.analysis
             if analysis.flags & UInt8(PANGO_ANALYSIS_FLAG_CENTERED_BASELINE) != 0 { return nil }
             var attr = analysis.extra_attrs

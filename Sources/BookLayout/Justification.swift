@@ -44,7 +44,13 @@ enum Justification {
             guard slack != 0 else { continue }
             // Asking for the line as modifiable makes Pango stop caching its extents.
             guard let editable = pango_layout_get_line(layout, index) else { continue }
-            spread(slack, over: editable, text: textPointer, attrs: attrs, attrCount: Int(attrCount), charAt: charAt)
+            var runs: [UnsafeMutablePointer<PangoGlyphItem>] = []
+            var node = editable.pointee.runs
+            while let n = node {
+                node = n.pointee.next
+                if let run = n.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self) { runs.append(run) }
+            }
+            spread(slack, over: runs, text: textPointer, attrs: attrs, attrCount: Int(attrCount), charAt: charAt)
         }
     }
 
@@ -53,18 +59,16 @@ enum Justification {
     /// Like Pango: slack goes to expandable spaces in proportion to their widths; a line without
     /// one gets it between grapheme clusters when it is in a script written without spaces (see
     /// `InterCharacterScripts`), and is otherwise left as it is.
-    private static func spread(_ slack: Int32, over line: UnsafeMutablePointer<PangoLayoutLine>, text: UnsafePointer<CChar>,
-                               attrs: UnsafePointer<PangoLogAttr>, attrCount: Int, charAt: [Int]) {
+    /// `runs` are a line's, in order; `attrs` and `charAt` are of `text`, which their items index.
+    static func spread(_ slack: Int32, over runs: [UnsafeMutablePointer<PangoGlyphItem>], text: UnsafePointer<CChar>,
+                       attrs: UnsafePointer<PangoLogAttr>, attrCount: Int, charAt: [Int]) {
         var spaces: [Slot] = []
         var clusters: [Slot] = []
-        var runs = line.pointee.runs
         var runIndex = 0
         var interCharacter = false
-        while let node = runs {
-            runs = node.pointee.next
+        for run in runs {
             runIndex += 1
-            guard let run = node.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
-                  let glyphs = run.pointee.glyphs else { continue }
+            guard let glyphs = run.pointee.glyphs else { continue }
             let itemChar = charAt[min(Int(run.pointee.item.pointee.offset), charAt.count - 1)]
             if InterCharacterScripts.contains(run.pointee.item) { interCharacter = true }
             var iter = PangoGlyphItemIter()

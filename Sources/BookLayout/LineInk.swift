@@ -6,9 +6,14 @@ extension TextLayout {
     /// Something placed by its ink sits where it is seen, whatever room the font leaves above and
     /// below its letters.
     public func inkBounds(line index: Int) -> Rect? {
-        guard let pangoLine = pangoLine(index) else { return nil }
         var ink = PangoRectangle(), logical = PangoRectangle()
-        pango_layout_line_get_extents(pangoLine, &ink, &logical)
+        if let pangoLine = pangoLine(index) {
+            pango_layout_line_get_extents(pangoLine, &ink, &logical)
+        } else if let broken = brokenLine(index) {
+            ink = broken.ink
+        } else {
+            return nil
+        }
         guard ink.width > 0, ink.height > 0 else { return nil }
         let scale = Double(PANGO_SCALE), line = lines[index]
         return Rect(x: line.x + Double(ink.x) / scale, y: line.baseline + Double(ink.y) / scale,

@@ -61,16 +61,14 @@ enum MissingGlyphs {
     /// run's font is one of bookrender's own.
     private static func characters(in layout: TextLayout, line index: Int,
                                    fromOwnFont: (UnsafeMutablePointer<PangoFont>) -> Bool) -> [Missing] {
-        guard let line = layout.pangoLine(index) else { return [] }
+        guard let line = layout.lineRuns(index) else { return [] }
         // The layout's text is shared by every page of a chapter: read it in place, never copied per line.
         var text = layout.text
         return text.withUTF8 { bytes in
             var out: [Missing] = []
-            let blockOffset = layout.lines[index].byteRange.lowerBound - Int(line.pointee.start_index)
-            var run = line.pointee.runs
-            while let node = run {
-                if let item = node.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
-                   let glyphs = item.pointee.glyphs, let clusters = glyphs.pointee.log_clusters {
+            let blockOffset = layout.lines[index].byteRange.lowerBound - line.start
+            for item in line.runs {
+                if let glyphs = item.pointee.glyphs, let clusters = glyphs.pointee.log_clusters {
                     let offset = blockOffset + Int(item.pointee.item.pointee.offset)
                     var own: Bool?
                     for g in 0..<Int(glyphs.pointee.num_glyphs) {
@@ -88,7 +86,6 @@ enum MissingGlyphs {
                         }
                     }
                 }
-                run = node.pointee.next
             }
             return out
         }

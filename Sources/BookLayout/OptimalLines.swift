@@ -18,6 +18,24 @@ struct OptimalLines {
     var breakBefore: [Range<Int>]
     /// Layout width, in Pango units: the column, widened by as much as a line's spaces are to shrink.
     var layoutWidth: Int32
+    /// The chosen lines in characters of the measured text, for setting them from its glyphs
+    /// (see `BrokenLines`).
+    var lines: [Line]
+    /// Where each character of the measured text (and its end) is in `text`.
+    var byteOf: [Int]
+
+    struct Line {
+        var start: Int
+        var end: Int
+        /// Pango draws a hyphen at its end (a soft hyphen went there, or the break is inside a word).
+        var needsHyphen: Bool
+        /// A soft hyphen went in at its end: the last character of its text.
+        var softHyphen: Bool
+        var paragraphStart: Bool
+        /// The last line of a paragraph (or of a run between forced breaks): never justified, and
+        /// a space it ends with keeps its width.
+        var lastOfRun: Bool
+    }
 
     struct Settings {
         var width: Int32
@@ -108,6 +126,7 @@ struct OptimalLines {
         var hyphenBefore = [Bool](repeating: false, count: count + 1)  // soft hyphens to put in
         var lineStartChars: [Int] = []
         var added: [Int] = []  // chosen breaks Pango does not offer
+        var chosen: [Line] = []
         var excess = 0.0
         for run in runs {
             let first = run.paragraphStart ? column - max(indent, 0) : column + min(indent, 0)
@@ -118,7 +137,8 @@ struct OptimalLines {
             let breaker = ParagraphBreaker(natural: natural, stretch: stretch, shrink: shrink, start: run.start,
                                            candidates: candidates, firstLineWidth: first, lineWidth: rest, parameters: parameters)
             var lineStart = run.start
-            for (n, index) in breaker.breaks().enumerated() {
+            let breaks = breaker.breaks()
+            for (n, index) in breaks.enumerated() {
                 let candidate = candidates[index]
                 lineStartChars.append(lineStart)
                 let width = natural[candidate.contentEnd] - natural[lineStart] + candidate.addedWidth
@@ -128,6 +148,10 @@ struct OptimalLines {
                 case .inToken, .character: added.append(candidate.position)
                 default: break
                 }
+                chosen.append(Line(start: lineStart, end: candidate.position,
+                                   needsHyphen: hyphenBefore[candidate.position] || attrs[candidate.position].break_inserts_hyphen != 0,
+                                   softHyphen: hyphenBefore[candidate.position],
+                                   paragraphStart: n == 0 && run.paragraphStart, lastOfRun: n == breaks.count - 1))
                 lineStart = candidate.position
             }
         }
@@ -155,6 +179,8 @@ struct OptimalLines {
         }
         self.keepTogether = keepTogether
         self.breakBefore = breakBefore
+        self.lines = chosen
+        self.byteOf = newByteOf
         // Room for rounding between the measured glyphs and those Pango shapes at the breaks.
         layoutWidth = settings.width + Int32(max(0, excess).rounded(.up)) + 512
     }

@@ -17,11 +17,38 @@ public final class TextLayout {
         /// How much wider than the column the layout is set (Pango units), so that lines whose
         /// spaces are to shrink fit it; justification then brings them back to the column.
         let overhang: Int32
+        /// The block's lines when they were set from its measurement (see `BrokenLines`): then
+        /// `layout` is that measurement, one line per paragraph, and these are the lines.
+        let broken: BrokenLines?
 
-        init(layout: OpaquePointer, byteOffset: Int, overhang: Int32 = 0) {
+        init(layout: OpaquePointer, byteOffset: Int, overhang: Int32 = 0, broken: BrokenLines? = nil) {
             self.layout = layout
             self.byteOffset = byteOffset
             self.overhang = overhang
+            self.broken = broken
+        }
+    }
+
+    /// Where a line's runs are: Pango's line, or a line `BrokenLines` set.
+    enum LineSource {
+        case pango(UnsafeMutablePointer<PangoLayoutLine>)
+        case broken(BrokenLines, Int)
+
+        /// The line's runs in order, the text their items index, and where the line starts in it.
+        var runs: (runs: [UnsafeMutablePointer<PangoGlyphItem>], text: UnsafePointer<CChar>, start: Int)? {
+            switch self {
+            case .pango(let line):
+                guard let text = pango_layout_get_text(line.pointee.layout) else { return nil }
+                var runs: [UnsafeMutablePointer<PangoGlyphItem>] = []
+                var node = line.pointee.runs
+                while let n = node {
+                    node = n.pointee.next
+                    if let run = n.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self) { runs.append(run) }
+                }
+                return (runs, text, Int(line.pointee.start_index))
+            case .broken(let lines, let index):
+                return (lines.lines[index].runs, UnsafePointer(lines.text), lines.lines[index].start)
+            }
         }
     }
 
@@ -31,8 +58,8 @@ public final class TextLayout {
     /// Empty once `releasePango` has run.
     public private(set) var blocks: [Block]
     public let lines: [TextLine]
-    /// Pango's line for each of `lines`, from the block that holds it.
-    private var pangoLines: [UnsafeMutablePointer<PangoLayoutLine>]
+    /// Pango's line (or the line set without Pango) for each of `lines`, from the block that holds it.
+    private var pangoLines: [LineSource]
     /// Bottom of the last line's box.
     public var height: Double
     /// Characters drawn as hex boxes because no font of the set has them.
@@ -69,7 +96,7 @@ public final class TextLayout {
     }
     private var madeGlyphLines: [[GlyphRun]]??
 
-    init(text: String, blocks: [Block], lines: [TextLine], pangoLines: [UnsafeMutablePointer<PangoLayoutLine>], height: Double,
+    init(text: String, blocks: [Block], lines: [TextLine], pangoLines: [LineSource], height: Double,
          unknownGlyphCount: Int, hasPrivateUse: Bool = false, fontFiles: Set<String>, style: TextStyle, width: Double, alignment: TextAlignment, hyphenated: Bool) {
         self.text = text
         self.blocks = blocks
@@ -99,9 +126,48 @@ public final class TextLayout {
     }
 
     /// Pango's line `index`, for `pango_cairo_show_layout_line` with the current point at
-    /// (`lines[index].x`, `lines[index].baseline`) shifted to the page. Valid while `self` lives.
+    /// (`lines[index].x`, `lines[index].baseline`) shifted to the page; nil for a line set without
+    /// a second Pango layout (see `showWithPango`). Valid while `self` lives.
     public func pangoLine(_ index: Int) -> UnsafeMutablePointer<PangoLayoutLine>? {
-        pangoLines.indices.contains(index) ? pangoLines[index] : nil
+        guard pangoLines.indices.contains(index), case .pango(let line) = pangoLines[index] else { return nil }
+        return line
+    }
+
+    /// Line `index` as `BrokenLines` set it, or nil.
+    func brokenLine(_ index: Int) -> BrokenLines.Line? {
+        guard pangoLines.indices.contains(index), case .broken(let lines, let i) = pangoLines[index] else { return nil }
+        return lines.lines[i]
+    }
+
+    /// Line `index`'s runs, their text and where the line starts in it; nil once released.
+    func lineRuns(_ index: Int) -> (runs: [UnsafeMutablePointer<PangoGlyphItem>], text: UnsafePointer<CChar>, start: Int)? {
+        pangoLines.indices.contains(index) ? pangoLines[index].runs : nil
+    }
+
+    /// Draws line `index` with Pango's cairo renderer (or its outlines as the current path, with
+    /// `asPath`), the current point at the line's start on its baseline, as
+    /// `pango_cairo_show_layout_line` draws a line; false once the Pango objects are released.
+    public func showWithPango(line index: Int, on cr: OpaquePointer, asPath: Bool) -> Bool {
+        guard pangoLines.indices.contains(index) else { return false }
+        switch pangoLines[index] {
+        case .pango(let line):
+            if asPath { pango_cairo_layout_line_path(cr, line) } else { pango_cairo_show_layout_line(cr, line) }
+        case .broken(let lines, let i):
+            // Run by run, as Pango's renderer draws a line's runs (none is shifted or moved: see `BrokenLines`).
+            var x = 0.0, y = 0.0
+            cairo_get_current_point(cr, &x, &y)
+            var advance: Int32 = 0
+            for run in lines.lines[i].runs {
+                cairo_move_to(cr, x + Double(advance) / Double(PANGO_SCALE), y)
+                if asPath {
+                    pango_cairo_glyph_string_path(cr, run.pointee.item.pointee.analysis.font, run.pointee.glyphs)
+                } else {
+                    pango_cairo_show_glyph_item(cr, lines.text, run)
+                }
+                advance += pango_glyph_string_get_width(run.pointee.glyphs)
+            }
+        }
+        return true
     }
 }
 

@@ -10,7 +10,7 @@ extension Typesetter {
     /// take exactly the lines chosen (a dash it keeps breakable inside a line fits before the
     /// margin), the block is set first-fit instead, its text unchanged.
     func makeOptimalLayout(_ text: String, bytes: Range<Int>, style: TextStyle, width: Double,
-                           alignment: TextAlignment, byteOffset: Int) -> (block: TextLayout.Block, text: [UInt8]) {
+                           alignment: TextAlignment, byteOffset: Int, setsLines: Bool = true) -> (block: TextLayout.Block, text: [UInt8]) {
         let layout = newPangoLayout(style: style, width: -1, alignment: alignment)
         var settings = OptimalLines.Settings(width: Self.units(width), indent: Self.units(style.firstLineIndent),
                                              justify: alignment == .justify, hyphenWidth: hyphenWidth(style),
@@ -45,6 +45,13 @@ extension Typesetter {
             settings.shrink = shrink
             measure(layout, style: style, text: plain)
             guard let plan = OptimalLines(measured: layout, settings: settings) else { break }
+            // Most blocks: the lines set from the measurement, exactly as chosen.
+            if setsLines && setsLinesFromMeasurement,
+               let lines = BrokenLines(measured: layout, plan: plan, style: style,
+                                       justifyTo: alignment == .justify ? Self.units(width) : nil) {
+                return (TextLayout.Block(layout: layout, byteOffset: byteOffset, overhang: plan.layoutWidth - Self.units(width),
+                                         broken: lines), plan.text)
+            }
             if setLines(layout, plan: plan, style: style) {
                 if alignment == .justify { Justification.justify(layout, width: Self.units(width)) }
                 return (TextLayout.Block(layout: layout, byteOffset: byteOffset, overhang: plan.layoutWidth - Self.units(width)), plan.text)

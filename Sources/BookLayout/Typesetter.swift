@@ -47,6 +47,10 @@ public final class Typesetter {
         return prepared?.layout(request, make: makeLayout) ?? makeLayout(request)
     }
 
+    /// Whether total fit sets a block's lines from its measurement where it can (see `BrokenLines`)
+    /// rather than having Pango lay it out again in the lines chosen: off only to compare the two.
+    var setsLinesFromMeasurement = true
+
     /// Texts helper threads are laying out ahead (see `TextPrefetch`).
     var prepared: PreparedTexts?
 
@@ -75,14 +79,26 @@ public final class Typesetter {
         if optimal {
             // Each block's text loses the soft hyphens no line ends with, so the text is put
             // together again from the blocks.
-            var out: [UInt8] = []
-            out.reserveCapacity(laidOut.utf8.count)
-            for (i, range) in ranges.enumerated() {
-                if !blocks.isEmpty { out.append(0x0A) }
-                let block = makeOptimalLayout(laidOut, bytes: range, style: i == 0 ? firstStyle : style, width: width,
-                                              alignment: alignment, byteOffset: out.count)
-                out.append(contentsOf: block.text)
-                blocks.append(block.block)
+            func setBlocks(setsLines: Bool) -> [UInt8] {
+                var out: [UInt8] = []
+                out.reserveCapacity(laidOut.utf8.count)
+                for (i, range) in ranges.enumerated() {
+                    if !blocks.isEmpty { out.append(0x0A) }
+                    let block = makeOptimalLayout(laidOut, bytes: range, style: i == 0 ? firstStyle : style, width: width,
+                                                  alignment: alignment, byteOffset: out.count, setsLines: setsLines)
+                    out.append(contentsOf: block.text)
+                    blocks.append(block.block)
+                }
+                return out
+            }
+            var out = setBlocks(setsLines: true)
+            // A text Pango must draw (a glyph no font has) is drawn line by line with Pango: all of
+            // its lines are then Pango's.
+            if blocks.contains(where: { $0.broken != nil })
+                && blocks.contains(where: { $0.broken == nil && pango_layout_get_unknown_glyphs_count($0.layout) > 0 }) {
+                for block in blocks { shim_object_unref(UnsafeMutableRawPointer(block.layout)) }
+                blocks = []
+                out = setBlocks(setsLines: false)
             }
             laidOut = String(decoding: out, as: UTF8.self)
         } else {
@@ -341,12 +357,28 @@ public final class Typesetter {
     /// union of boxes and a lower baseline: it would push every line after it off the pitch.
     private static func measureLines(_ blocks: [TextLayout.Block], text: String, paragraphSpacing: Double = 0,
                                      pitch: (height: Double, baseline: Double)? = nil)
-        -> ([TextLine], [UnsafeMutablePointer<PangoLayoutLine>], Double) {
+        -> ([TextLine], [TextLayout.LineSource], Double) {
         struct Raw { var start: Int, length: Int, logical: PangoRectangle, ink: PangoRectangle, baseline: Int32 }
         var raws: [Raw] = []
-        var pangoLines: [UnsafeMutablePointer<PangoLayoutLine>] = []
+        var pangoLines: [TextLayout.LineSource] = []
         var blockTop: Int32 = 0
         for block in blocks {
+            if let broken = block.broken {
+                // Every box is the pitch tall (`BrokenLines` sets only text with one): only the
+                // baseline's place in it and the ink above and below it count (see below).
+                let height = Self.units(pitch?.height ?? 0), baseline = Self.units(pitch?.baseline ?? 0)
+                for (i, line) in broken.lines.enumerated() {
+                    var ink = line.ink
+                    ink.x += line.x
+                    ink.y += blockTop + baseline
+                    raws.append(Raw(start: block.byteOffset + line.start, length: line.length,
+                                    logical: PangoRectangle(x: line.x, y: blockTop, width: line.width, height: height),
+                                    ink: ink, baseline: blockTop + baseline))
+                    pangoLines.append(.broken(broken, i))
+                    blockTop += height
+                }
+                continue
+            }
             guard let iter = pango_layout_get_iter(block.layout) else { continue }
             var bottom = blockTop
             repeat {
@@ -364,7 +396,7 @@ public final class Typesetter {
                 bottom = logical.y + logical.height
                 raws.append(Raw(start: block.byteOffset + Int(line.pointee.start_index), length: Int(line.pointee.length),
                                 logical: logical, ink: ink, baseline: blockTop + pango_layout_iter_get_baseline(iter)))
-                pangoLines.append(line)
+                pangoLines.append(.pango(line))
             } while pango_layout_iter_next_line(iter) != 0
             pango_layout_iter_free(iter)
             blockTop = bottom
@@ -422,6 +454,18 @@ public final class Typesetter {
         var files = Set<String>()
         var seen = Set<UnsafeMutableRawPointer>()
         for block in blocks {
+            if let broken = block.broken {
+                for line in broken.lines {
+                    for run in line.runs {
+                        guard let font = run.pointee.item.pointee.analysis.font,
+                              seen.insert(UnsafeMutableRawPointer(font)).inserted,
+                              let path = shim_font_file(font) else { continue }
+                        files.insert(fonts.realPath(String(cString: path)))
+                        g_free(path)
+                    }
+                }
+                continue
+            }
             guard let iter = pango_layout_get_iter(block.layout) else { continue }
             repeat {
                 guard let run = pango_layout_iter_get_run_readonly(iter),

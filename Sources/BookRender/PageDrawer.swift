@@ -161,15 +161,10 @@ final class PageDrawer {
         let top = t.layoutTop
         let outlines = !t.isBookText && cairo_surface_has_show_text_glyphs(cairo_get_target(cr)) != 0
         for i in t.lines {
-            guard let pangoLine = t.layout.pangoLine(i) else { continue }
             let line = t.layout.lines[i]
             cairo_move_to(cr, line.x, line.baseline - top)
-            if outlines {
-                pango_cairo_layout_line_path(cr, pangoLine)
-                cairo_fill(cr)
-            } else {
-                pango_cairo_show_layout_line(cr, pangoLine)
-            }
+            let drawn = t.layout.showWithPango(line: i, on: cr, asPath: outlines)
+            if drawn && outlines { cairo_fill(cr) } else if !drawn { cairo_new_path(cr) }
         }
     }
 

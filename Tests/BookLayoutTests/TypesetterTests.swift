@@ -54,7 +54,10 @@ import CGraphics
         let image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 900)
         let cr = cairo_create(image)
         cairo_scale(cr, 150.0 / 72.0, 150.0 / 72.0)
-        for block in a.blocks { pango_cairo_show_layout(cr, block.layout) }
+        for i in a.lines.indices {
+            cairo_move_to(cr, a.lines[i].x, a.lines[i].baseline)
+            #expect(a.showWithPango(line: i, on: cr!, asPath: false))
+        }
         cairo_destroy(cr)
         cairo_surface_destroy(image)
         let pdfPath = FileManager.default.temporaryDirectory.appendingPathComponent("typesetter-\(UUID().uuidString).pdf").path
@@ -62,7 +65,7 @@ import CGraphics
         let pdfCr = cairo_create(pdf)
         for i in a.lines.indices {
             cairo_move_to(pdfCr, a.lines[i].x, a.lines[i].baseline)
-            pango_cairo_show_layout_line(pdfCr, a.pangoLine(i))
+            #expect(a.showWithPango(line: i, on: pdfCr!, asPath: false))
         }
         cairo_destroy(pdfCr)
         cairo_surface_destroy(pdf)
@@ -70,15 +73,17 @@ import CGraphics
 
         let c = try makeTypesetter().layout(sampleEnglish, style: bodyStyle, width: 180, alignment: .justify, hyphenate: true)
         #expect(c.lines == a.lines)
-        var starts: [Int] = []
-        for block in a.blocks {
-            let iter = pango_layout_get_iter(block.layout)
-            repeat {
-                starts.append(block.byteOffset + Int(pango_layout_iter_get_line_readonly(iter)!.pointee.start_index))
-            } while pango_layout_iter_next_line(iter) != 0
-            pango_layout_iter_free(iter)
+        // Each line's runs start where the line does.
+        var text = a.text
+        let runStarts = text.withUTF8 { bytes in
+            a.lines.indices.map { i -> Int? in
+                guard let (runs, runText, start) = a.lineRuns(i), let first = runs.first else { return nil }
+                #expect(strncmp(runText + start, UnsafeRawPointer(bytes.baseAddress! + a.lines[i].byteRange.lowerBound)
+                    .assumingMemoryBound(to: CChar.self), a.lines[i].byteRange.count) == 0, "line \(i)'s text")
+                return a.lines[i].byteRange.lowerBound - start + Int(first.pointee.item.pointee.offset)
+            }
         }
-        #expect(starts == a.lines.map(\.byteRange.lowerBound))
+        #expect(runStarts == a.lines.map { Optional($0.byteRange.lowerBound) })
     }
 
     @Test(arguments: [TextAlignment.start, .center, .end, .justify])
