@@ -169,10 +169,11 @@ final class BrokenLines {
         // Log attributes of `text`: the measured ones, with one for each soft hyphen put in.
         var textAttrs: [PangoLogAttr] = []
         textAttrs.reserveCapacity(plan.byteOf.count + lines.count)
-        var softHyphenBefore = Set<Int>()
-        for line in plan.lines where line.softHyphen { softHyphenBefore.insert(line.end) }
+        var softHyphenEnds = plan.lines.lazy.filter(\.softHyphen).map(\.end).makeIterator()
+        var nextSoftHyphen = softHyphenEnds.next()
         for c in 0..<plan.byteOf.count {
-            if softHyphenBefore.contains(c) {
+            if c == nextSoftHyphen {
+                nextSoftHyphen = softHyphenEnds.next()
                 var softHyphen = attrs[c]
                 softHyphen.is_white = 0
                 softHyphen.is_expandable_space = 0
