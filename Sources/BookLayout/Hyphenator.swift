@@ -83,45 +83,61 @@ public final class Hyphenator {
     /// changes. Left alone: words under five letters, words with digits, URLs, e-mail addresses and
     /// anything that already carries a soft hyphen.
     public func hyphenate(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count + text.utf8.count / 8)
-        var tokenStart: String.Index?
-        let bytes = text.utf8
-        var index = text.startIndex
-        while index < text.endIndex {
-            // An ASCII byte followed by another (or the end) is a whole Character: decided on the
-            // byte, without Unicode property lookups. Anything else goes through Character.
-            let byte = bytes[index]
-            let after = bytes.index(after: index)
-            let whitespace: Bool
-            let next: String.Index
-            if byte < 0x80 && (after == bytes.endIndex || bytes[after] < 0x80) {
-                whitespace = byte == 0x20 || (0x09...0x0D).contains(byte)
-                next = after
-            } else {
-                whitespace = text[index].isWhitespace
-                next = text.index(after: index)
+        // On the UTF-8 bytes, with a Character only where a non-ASCII byte starts or follows one
+        // (where a grapheme may be longer than a byte): a walk of String indices and a cache keyed
+        // by Substrings (hashed and compared through Unicode normalization) cost more than libhyphen.
+        var storage = text
+        storage.makeContiguousUTF8()
+        let native = storage  // read for Characters while `storage` lends its bytes
+        let out = storage.withUTF8 { bytes -> [UInt8] in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + bytes.count / 8)
+            var tokenStart: Int?
+            var i = 0
+            while i < bytes.count {
+                let byte = bytes[i]
+                let whitespace: Bool
+                var next = i + 1
+                if byte < 0x80 && (next == bytes.count || bytes[next] < 0x80) {
+                    whitespace = byte == 0x20 || (0x09...0x0D).contains(byte)
+                } else {
+                    let index = native.utf8.index(native.utf8.startIndex, offsetBy: i)
+                    let character = native[index]
+                    whitespace = character.isWhitespace
+                    next = i + character.utf8.count
+                }
+                if whitespace {
+                    if let start = tokenStart {
+                        out.append(contentsOf: hyphenatedToken(UnsafeBufferPointer(rebasing: bytes[start..<i])))
+                        tokenStart = nil
+                    }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<next]))
+                } else if tokenStart == nil {
+                    tokenStart = i
+                }
+                i = next
             }
-            if whitespace {
-                if let start = tokenStart { out += hyphenatedToken(text[start..<index]); tokenStart = nil }
-                out += text[index..<next]
-            } else if tokenStart == nil {
-                tokenStart = index
-            }
-            index = next
+            if let start = tokenStart { out.append(contentsOf: hyphenatedToken(UnsafeBufferPointer(rebasing: bytes[start...]))) }
+            return out
         }
-        if let start = tokenStart { out += hyphenatedToken(text[start...]) }
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A token's UTF-8 bytes, compared and hashed as bytes.
+    private struct TokenKey: Hashable {
+        let bytes: [UInt8]
+        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
     }
 
     /// Books repeat their words: each distinct token goes through libhyphen once.
-    private var tokenCache: [Substring: String] = [:]
+    private var tokenCache: [TokenKey: [UInt8]] = [:]
 
-    private func hyphenatedToken(_ token: Substring) -> String {
-        if let hit = tokenCache[token] { return hit }
-        let result = hyphenateToken(token)
+    private func hyphenatedToken(_ token: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let key = TokenKey(bytes: Array(token))
+        if let hit = tokenCache[key] { return hit }
+        let result = hyphenateASCIIToken(token) ?? Array(hyphenateToken(Substring(String(decoding: token, as: UTF8.self))).utf8)
         if tokenCache.count >= 100_000 { tokenCache.removeAll(keepingCapacity: true) }
-        tokenCache[token] = result
+        tokenCache[key] = result
         return result
     }
 
@@ -136,7 +152,6 @@ public final class Hyphenator {
     // MARK: - Words
 
     private func hyphenateToken(_ token: Substring) -> String {
-        if let ascii = hyphenateASCIIToken(token) { return ascii }
         if token.unicodeScalars.contains(where: { $0 == "\u{00AD}" || $0.properties.numericType != nil }) { return String(token) }
         if Self.looksLikeAddress(token) { return String(token) }
         // Letter runs between punctuation: "well-known," → "well", "known"; "l’université" → "l", "université".
@@ -163,21 +178,29 @@ public final class Hyphenator {
 
     /// The same for a token of ASCII alone (most words of most books), on its bytes: a Character
     /// walk costs more than libhyphen itself. Nil for any other token.
-    private func hyphenateASCIIToken(_ token: Substring) -> String? {
-        let bytes = Array(token.utf8)
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-        if bytes.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) || Self.looksLikeAddress(token) { return String(token) }
+    private func hyphenateASCIIToken(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var plain = true
+        for b in bytes {
+            if b >= 0x80 { return nil }
+            // Digits, "@" and "/" (and so "://"): left alone.
+            if (b >= 0x30 && b <= 0x39) || b == 0x40 || b == 0x2F { plain = false }
+        }
+        if !plain || Self.startsWithWWW(bytes) { return Array(bytes) }
         func isLetter(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 8)
+        var lowered: [UInt8] = []
         var runStart = 0
         func flush(_ end: Int) {
-            let run = bytes[runStart..<end]
+            let run = UnsafeBufferPointer(rebasing: bytes[runStart..<end])
             if run.count >= minimumWordLength {
-                let lowered = run.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-                var cuts = Set(libhyphenBreaks(encoded: lowered, boundaryAfterUnit: Array(1...run.count), characters: run.count))
+                lowered.removeAll(keepingCapacity: true)
+                for b in run { lowered.append(b >= 0x41 && b <= 0x5A ? b + 0x20 : b) }
+                // Each unit is a character: the breaks come back as positions, in order.
+                let cuts = libhyphenBreaks(encoded: lowered, boundaryAfterUnit: nil, characters: run.count)
+                var next = 0
                 for (i, b) in run.enumerated() {
-                    if cuts.remove(i) != nil { out.append(contentsOf: [0xC2, 0xAD]) }
+                    if next < cuts.count && cuts[next] == i { out.append(contentsOf: [0xC2, 0xAD]); next += 1 }
                     out.append(b)
                 }
             } else {
@@ -190,7 +213,13 @@ public final class Hyphenator {
             runStart = i + 1
         }
         flush(bytes.count)
-        return String(decoding: out, as: UTF8.self)
+        return out
+    }
+
+    /// "www." in front, in any case.
+    private static func startsWithWWW(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 4 else { return false }
+        return bytes[0] | 0x20 == 0x77 && bytes[1] | 0x20 == 0x77 && bytes[2] | 0x20 == 0x77 && bytes[3] == 0x2E
     }
 
     /// URLs, e-mail addresses and paths: "://", "@" or "/" anywhere, or "www." in front (any case).
@@ -239,9 +268,9 @@ public final class Hyphenator {
     }
 
     /// libhyphen on the encoded, lowercased word; `boundaryAfterUnit[k]` is the number of
-    /// Characters before a break after unit k (0 inside a Character).
-    private func libhyphenBreaks(encoded word: [UInt8], boundaryAfterUnit: [Int], characters: Int) -> [Int] {
-        let units = boundaryAfterUnit.count
+    /// Characters before a break after unit k (0 inside a Character), nil when each unit is one.
+    private func libhyphenBreaks(encoded word: [UInt8], boundaryAfterUnit: [Int]?, characters: Int) -> [Int] {
+        let units = boundaryAfterUnit?.count ?? characters
         let size = word.count
         guard size > 0, size < 250 else { return [] }
         // libhyphen looks for its NOHYPHEN strings (apostrophes and dashes by default) with strstr,
@@ -271,7 +300,7 @@ public final class Hyphenator {
             // A non-standard break (German "Schiffahrt" → "Schiff-fahrt") changes the spelling,
             // which a soft hyphen cannot express.
             if let rep, rep[k] != nil { continue }
-            let before = boundaryAfterUnit[k]
+            let before = boundaryAfterUnit?[k] ?? k + 1
             guard before >= leftMinimum, characters - before >= rightMinimum else { continue }
             result.append(before)
         }
