@@ -24,6 +24,38 @@ enum RunText {
             kept.append(text[i]); i += 1
         }
         var clusters: [cairo_text_cluster_t] = []
+        if !backward, let glyphs = glyphString.pointee.glyphs, let logClusters = glyphString.pointee.log_clusters {
+            // Left to right, the clusters as `pango_glyph_item_iter_next_cluster` finds them, without
+            // its calls: a glyph and those after it up to one of a later log cluster; its text from
+            // where the one before ended up to that glyph's log cluster (the run's end after the last).
+            let n = Int(glyphString.pointee.num_glyphs)
+            var g = 0, clusterStart = 0
+            while g < n {
+                var h = g + 1
+                while h < n && logClusters[h] <= logClusters[g] { h += 1 }
+                let clusterEnd = h < n ? Int(logClusters[h]) : length
+                var bytes: Int32 = 0
+                var b = start + clusterStart
+                while b < start + clusterEnd {
+                    if isSoftHyphen(text, at: b) { b += 2; continue }
+                    bytes += 1; b += 1
+                }
+                var count = Int32(h - g)
+                for k in g..<h where glyphs[k].glyph == PANGO_GLYPH_EMPTY || glyphs[k].glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 { count -= 1 }
+                if bytes > 0 || count > 0 { clusters.append(cairo_text_cluster_t(num_bytes: bytes, num_glyphs: count)) }
+                clusterStart = clusterEnd
+                g = h
+            }
+        } else {
+            clusters = iteratedClusters(run, text: text, glyphString: glyphString, backward: backward)
+        }
+        return finish(kept, clusters, analysis: analysis, backward: backward)
+    }
+
+    /// Pango's own walk of the clusters (any direction).
+    private static func iteratedClusters(_ run: UnsafeMutablePointer<PangoGlyphItem>, text: UnsafePointer<CChar>,
+                                         glyphString: UnsafeMutablePointer<PangoGlyphString>, backward: Bool) -> [cairo_text_cluster_t] {
+        var clusters: [cairo_text_cluster_t] = []
         var iter = PangoGlyphItemIter()
         if pango_glyph_item_iter_init_start(&iter, run, text) != 0 {
             repeat {
@@ -41,6 +73,12 @@ enum RunText {
                 if bytes > 0 || count > 0 { clusters.append(cairo_text_cluster_t(num_bytes: bytes, num_glyphs: count)) }
             } while pango_glyph_item_iter_next_cluster(&iter) != 0
         }
+        return clusters
+    }
+
+    private static func finish(_ kept: [CChar], _ clusters: [cairo_text_cluster_t], analysis: PangoAnalysis,
+                               backward: Bool) -> (text: [CChar], clusters: [cairo_text_cluster_t], addedHyphen: Bool) {
+        var kept = kept, clusters = clusters
         // Pango sets the flag on the run a hyphenated line ends with and draws the hyphen in its
         // last cluster (in place of a soft hyphen, or after the last letter); that cluster's text
         // is the run's last bytes, and in a right-to-left run it comes first.
