@@ -2,13 +2,15 @@ import CGraphics
 import CShim
 
 /// Total-fit line breaking of a block: measured by Pango, broken by `ParagraphBreaker` (through
-/// `OptimalLines`), set again by Pango in the lines chosen.
+/// `OptimalLines`), set in the lines chosen from the measurement (`BrokenLines`) or, where that
+/// cannot be, by Pango again.
 extension Typesetter {
     /// A block set with total-fit breaks (see `OptimalLines`): laid out first in one line per
-    /// paragraph to measure it, then again in the lines chosen. The block's text is returned
-    /// because it changes: only the soft hyphens where a line ends stay. When Pango does not
-    /// take exactly the lines chosen (a dash it keeps breakable inside a line fits before the
-    /// margin), the block is set first-fit instead, its text unchanged.
+    /// paragraph to measure it, then set in the lines chosen, from that measurement where it can be
+    /// (`setsLines`), otherwise laid out again by Pango. The block's text is returned because it
+    /// changes: only the soft hyphens where a line ends stay. When Pango does not take exactly the
+    /// lines chosen (a dash it keeps breakable inside a line fits before the margin), the block is
+    /// set first-fit instead, its text unchanged.
     func makeOptimalLayout(_ text: String, bytes: Range<Int>, style: TextStyle, width: Double,
                            alignment: TextAlignment, byteOffset: Int, setsLines: Bool = true) -> (block: TextLayout.Block, text: [UInt8]) {
         let layout = newPangoLayout(style: style, width: -1, alignment: alignment)

@@ -453,27 +453,21 @@ public final class Typesetter {
     private func fontFiles(_ blocks: [TextLayout.Block]) -> Set<String> {
         var files = Set<String>()
         var seen = Set<UnsafeMutableRawPointer>()
+        func note(_ run: UnsafeMutablePointer<PangoGlyphItem>) {
+            guard let font = run.pointee.item.pointee.analysis.font,
+                  seen.insert(UnsafeMutableRawPointer(font)).inserted,
+                  let path = shim_font_file(font) else { return }
+            files.insert(fonts.realPath(String(cString: path)))
+            g_free(path)
+        }
         for block in blocks {
             if let broken = block.broken {
-                for line in broken.lines {
-                    for run in line.runs {
-                        guard let font = run.pointee.item.pointee.analysis.font,
-                              seen.insert(UnsafeMutableRawPointer(font)).inserted,
-                              let path = shim_font_file(font) else { continue }
-                        files.insert(fonts.realPath(String(cString: path)))
-                        g_free(path)
-                    }
-                }
+                for line in broken.lines { line.runs.forEach(note) }
                 continue
             }
             guard let iter = pango_layout_get_iter(block.layout) else { continue }
             repeat {
-                guard let run = pango_layout_iter_get_run_readonly(iter),
-                      let font = run.pointee.item.pointee.analysis.font,
-                      seen.insert(UnsafeMutableRawPointer(font)).inserted,
-                      let path = shim_font_file(font) else { continue }
-                files.insert(fonts.realPath(String(cString: path)))
-                g_free(path)
+                if let run = pango_layout_iter_get_run_readonly(iter) { note(run) }
             } while pango_layout_iter_next_run(iter) != 0
             pango_layout_iter_free(iter)
         }
