@@ -44,13 +44,8 @@ enum Justification {
             guard slack != 0 else { continue }
             // Asking for the line as modifiable makes Pango stop caching its extents.
             guard let editable = pango_layout_get_line(layout, index) else { continue }
-            var runs: [UnsafeMutablePointer<PangoGlyphItem>] = []
-            var node = editable.pointee.runs
-            while let n = node {
-                node = n.pointee.next
-                if let run = n.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self) { runs.append(run) }
-            }
-            spread(slack, over: runs, text: textPointer, attrs: attrs, attrCount: Int(attrCount), charAt: charAt)
+            spread(slack, over: TextLayout.LineSource.runs(of: editable), text: textPointer, attrs: attrs,
+                   attrCount: Int(attrCount), charAt: charAt)
         }
     }
 

@@ -39,16 +39,21 @@ public final class TextLayout {
             switch self {
             case .pango(let line):
                 guard let text = pango_layout_get_text(line.pointee.layout) else { return nil }
-                var runs: [UnsafeMutablePointer<PangoGlyphItem>] = []
-                var node = line.pointee.runs
-                while let n = node {
-                    node = n.pointee.next
-                    if let run = n.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self) { runs.append(run) }
-                }
-                return (runs, text, Int(line.pointee.start_index))
+                return (Self.runs(of: line), text, Int(line.pointee.start_index))
             case .broken(let lines, let index):
                 return (lines.lines[index].runs, UnsafePointer(lines.text), lines.lines[index].start)
             }
+        }
+
+        /// A Pango line's runs, in its list's order.
+        static func runs(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [UnsafeMutablePointer<PangoGlyphItem>] {
+            var runs: [UnsafeMutablePointer<PangoGlyphItem>] = []
+            var node = line.pointee.runs
+            while let n = node {
+                node = n.pointee.next
+                if let run = n.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self) { runs.append(run) }
+            }
+            return runs
         }
     }
 
