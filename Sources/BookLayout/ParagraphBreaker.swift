@@ -139,12 +139,16 @@ struct ParagraphBreaker {
 
     private func search(pass: Pass) -> [Int]? {
         var nodes = [Node(candidate: -1, position: start, lineIndex: 0, fitness: 1, flagged: false, demerits: 0, previous: -1)]
-        var active = [0]
+        // Two lists of active nodes, swapped at each candidate; the best way to end a line at the
+        // candidate per fitness class: a paragraph has thousands of candidates, so nothing is
+        // allocated per candidate.
+        var active = [0], stillActive: [Int] = []
+        var bestDemerits = (0.0, 0.0, 0.0, 0.0), bestNode = (-1, -1, -1, -1)
         for (index, candidate) in candidates.enumerated() {
             if candidate.kind == .character && pass != .last { continue }
-            var best = [(demerits: Double, node: Int, ratio: Double)?](repeating: nil, count: 4)
-            var stillActive: [Int] = []
-            stillActive.reserveCapacity(active.count)
+            bestNode = (-1, -1, -1, -1)
+            stillActive.removeAll(keepingCapacity: true)
+            let p = penalty(candidate.kind), candidateFlagged = Self.flagged(candidate.kind)
             for a in active {
                 let node = nodes[a]
                 guard node.position < candidate.position else { stillActive.append(a); continue }
@@ -152,7 +156,7 @@ struct ParagraphBreaker {
                 // Only the last pass takes a second hyphenated line in a row: when an earlier one
                 // finds a way through, it has none.
                 var feasible = r >= -1 && (pass != .first || r <= parameters.tolerance)
-                    && (pass == .last || !(node.flagged && Self.flagged(candidate.kind)))
+                    && (pass == .last || !(node.flagged && candidateFlagged))
                 if r < -1 {
                     // Longer lines from this node are wider still. In the last pass a piece that
                     // fits no line goes out overfull from the node right before it.
@@ -162,27 +166,36 @@ struct ParagraphBreaker {
                 }
                 guard feasible else { continue }
                 let badness = 100 * pow3(abs(max(r, -1)))
-                let p = penalty(candidate.kind)
                 var d = (parameters.linePenalty + badness) * (parameters.linePenalty + badness) + p * p
                 let fit = Self.fitness(r)
-                if node.flagged && Self.flagged(candidate.kind) { d += parameters.doubleHyphenDemerits }
+                if node.flagged && candidateFlagged { d += parameters.doubleHyphenDemerits }
                 if candidate.kind == .end && node.flagged { d += parameters.finalHyphenDemerits }
                 if node.candidate >= 0 && abs(fit - node.fitness) > 1 { d += parameters.adjacentFitnessDemerits }
                 let total = node.demerits + d
-                if best[fit].map({ total < $0.demerits }) ?? true { best[fit] = (total, a, r) }
+                switch fit {
+                case 0: if bestNode.0 < 0 || total < bestDemerits.0 { bestDemerits.0 = total; bestNode.0 = a }
+                case 1: if bestNode.1 < 0 || total < bestDemerits.1 { bestDemerits.1 = total; bestNode.1 = a }
+                case 2: if bestNode.2 < 0 || total < bestDemerits.2 { bestDemerits.2 = total; bestNode.2 = a }
+                default: if bestNode.3 < 0 || total < bestDemerits.3 { bestDemerits.3 = total; bestNode.3 = a }
+                }
             }
-            active = stillActive
-            for fit in 0..<4 {
-                guard let (total, from, _) = best[fit] else { continue }
+            swap(&active, &stillActive)
+            func add(_ fit: Int, from: Int, demerits: Double) {
+                guard from >= 0 else { return }
                 nodes.append(Node(candidate: index, position: candidate.position, lineIndex: nodes[from].lineIndex + 1,
-                                  fitness: fit, flagged: Self.flagged(candidate.kind), demerits: total, previous: from))
+                                  fitness: fit, flagged: candidateFlagged, demerits: demerits, previous: from))
                 active.append(nodes.count - 1)
             }
+            add(0, from: bestNode.0, demerits: bestDemerits.0)
+            add(1, from: bestNode.1, demerits: bestDemerits.1)
+            add(2, from: bestNode.2, demerits: bestDemerits.2)
+            add(3, from: bestNode.3, demerits: bestDemerits.3)
             if active.isEmpty { return nil }
         }
         let last = candidates.count - 1
-        guard let end = nodes.indices.filter({ nodes[$0].candidate == last }).min(by: { nodes[$0].demerits < nodes[$1].demerits })
-        else { return nil }
+        var end = -1
+        for n in nodes.indices where nodes[n].candidate == last && (end < 0 || nodes[n].demerits < nodes[end].demerits) { end = n }
+        guard end >= 0 else { return nil }
         var chosen: [Int] = []
         var n = end
         while n > 0 {
