@@ -23,6 +23,8 @@ struct OptimalLines {
     var lines: [Line]
     /// Where each character of the measured text (and its end) is in `text`.
     var byteOf: [Int]
+    /// Where each character (and the end) is in the measured text itself.
+    var measuredByteOf: [Int]
 
     struct Line {
         var start: Int
@@ -181,6 +183,7 @@ struct OptimalLines {
         self.breakBefore = breakBefore
         self.lines = chosen
         self.byteOf = newByteOf
+        self.measuredByteOf = byteOf
         // Room for rounding between the measured glyphs and those Pango shapes at the breaks.
         layoutWidth = settings.width + Int32(max(0, excess).rounded(.up)) + 512
     }
@@ -202,6 +205,14 @@ struct OptimalLines {
             }
         }
         func isWhite(_ c: Int) -> Bool { attrs[c].is_white != 0 }
+        func isDash(_ s: UInt32) -> Bool { s == 0x2D || s == 0x2010 || s == 0x2013 || s == 0x2014 }
+        /// `/ . _ - ? & = #`: a token such as a path or an address may break after one.
+        func isTokenPunctuation(_ s: UInt32) -> Bool {
+            switch s {
+            case 0x2F, 0x2E, 0x5F, 0x2D, 0x3F, 0x26, 0x3D, 0x23: return true
+            default: return false
+            }
+        }
         // Tokens: maximal runs without white space, for breaks inside addresses and paths.
         var tokenStart = start, tokenEnd = start
         var p = start + 1
@@ -218,9 +229,9 @@ struct OptimalLines {
                     var contentEnd = p - 1
                     while contentEnd > start && isWhite(contentEnd - 1) { contentEnd -= 1 }
                     list.append(.init(position: p, contentEnd: contentEnd, kind: .space))
-                } else if [0x2D, 0x2010, 0x2013, 0x2014].contains(scalar(p - 1)) {
+                } else if isDash(scalar(p - 1)) {
                     list.append(.init(position: p, contentEnd: p, kind: .dash))
-                } else if [0x2F, 0x2E, 0x5F, 0x3F, 0x26, 0x3D, 0x23].contains(scalar(p - 1)) {
+                } else if isTokenPunctuation(scalar(p - 1)) {
                     // Inside an address or path, as below: not after its first characters ("in /" and
                     // "etc/" apart) nor before its last.
                     if p - tokenStart >= 3 && tokenEnd - p >= 3 {
@@ -236,8 +247,7 @@ struct OptimalLines {
                 var after = 0
                 while p + after < end && after < 3 && !isWhite(p + after) { after += 1 }
                 let previous = scalar(p - 1)
-                if before >= 3 && after >= 3 && [0x2F, 0x2E, 0x5F, 0x2D, 0x3F, 0x26, 0x3D, 0x23].contains(previous)
-                    && ![0x2F, 0x2E, 0x5F, 0x2D, 0x3F, 0x26, 0x3D, 0x23].contains(scalar(p)) {
+                if before >= 3 && after >= 3 && isTokenPunctuation(previous) && !isTokenPunctuation(scalar(p)) {
                     list.append(.init(position: p, contentEnd: p, kind: .inToken,
                                       addedWidth: attrs[p].break_inserts_hyphen != 0 ? hyphenWidth : 0))
                 } else {
