@@ -108,7 +108,7 @@ public final class Hyphenator {
                 }
                 if whitespace {
                     if let start = tokenStart {
-                        out.append(contentsOf: hyphenatedToken(UnsafeBufferPointer(rebasing: bytes[start..<i])))
+                        appendHyphenated(UnsafeBufferPointer(rebasing: bytes[start..<i]), to: &out)
                         tokenStart = nil
                     }
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<next]))
@@ -117,28 +117,20 @@ public final class Hyphenator {
                 }
                 i = next
             }
-            if let start = tokenStart { out.append(contentsOf: hyphenatedToken(UnsafeBufferPointer(rebasing: bytes[start...]))) }
+            if let start = tokenStart { appendHyphenated(UnsafeBufferPointer(rebasing: bytes[start...]), to: &out) }
             return out
         }
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// A token's UTF-8 bytes, compared and hashed as bytes.
-    private struct TokenKey: Hashable {
-        let bytes: [UInt8]
-        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
-    }
-
     /// Books repeat their words: each distinct token goes through libhyphen once.
-    private var tokenCache: [TokenKey: [UInt8]] = [:]
+    private var tokenCache = TokenCache()
 
-    private func hyphenatedToken(_ token: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        let key = TokenKey(bytes: Array(token))
-        if let hit = tokenCache[key] { return hit }
+    private func appendHyphenated(_ token: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if tokenCache.append(token, to: &out) { return }
         let result = hyphenateASCIIToken(token) ?? Array(hyphenateToken(Substring(String(decoding: token, as: UTF8.self))).utf8)
-        if tokenCache.count >= 100_000 { tokenCache.removeAll(keepingCapacity: true) }
-        tokenCache[key] = result
-        return result
+        result.withUnsafeBufferPointer { tokenCache.insert(token, $0) }
+        out.append(contentsOf: result)
     }
 
     /// The break positions inside one word, as counts of Characters before each break
