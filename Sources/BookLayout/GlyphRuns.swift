@@ -49,8 +49,9 @@ enum GlyphRuns {
     static func extract(_ lines: [TextLayout.LineSource]) -> [[GlyphRun]]? {
         var runs: [[GlyphRun]] = []
         runs.reserveCapacity(lines.count)
+        var fonts = Fonts()
         for line in lines {
-            guard let (items, text, _) = line.runs, let lineRuns = extract(items, text: text) else { return nil }
+            guard let (items, text, _) = line.runs, let lineRuns = extract(items, text: text, fonts: &fonts) else { return nil }
             runs.append(lineRuns)
         }
         return runs
@@ -63,7 +64,24 @@ enum GlyphRuns {
         PANGO_ATTR_ALLOW_BREAKS.rawValue, PANGO_ATTR_WORD.rawValue,
     ]
 
-    private static func extract(_ items: [UnsafeMutablePointer<PangoGlyphItem>], text: UnsafePointer<CChar>) -> [GlyphRun]? {
+    /// The cairo font of the Pango font the runs before used, most lines being in one font.
+    private struct Fonts {
+        var pango: UnsafeMutablePointer<PangoFont>?
+        var scaled: SharedScaledFont?
+        var colorGlyphs = false
+
+        mutating func of(_ font: UnsafeMutablePointer<PangoFont>) -> (SharedScaledFont, Bool)? {
+            if font == pango, let scaled { return (scaled, colorGlyphs) }
+            guard let pointer = shim_scaled_font(font), cairo_scaled_font_status(pointer) == CAIRO_STATUS_SUCCESS else { return nil }
+            pango = font
+            scaled = SharedScaledFont(retaining: pointer)
+            colorGlyphs = hasColorGlyphs(font)
+            return (scaled!, colorGlyphs)
+        }
+    }
+
+    private static func extract(_ items: [UnsafeMutablePointer<PangoGlyphItem>], text: UnsafePointer<CChar>,
+                                fonts: inout Fonts) -> [GlyphRun]? {
         var runs: [GlyphRun] = []
         runs.reserveCapacity(items.count)
         var xOff: Int32 = 0
@@ -77,8 +95,7 @@ enum GlyphRuns {
                 guard let attribute = a.pointee.data?.assumingMemoryBound(to: PangoAttribute.self),
                       plainAttributes.contains(attribute.pointee.klass.pointee.type.rawValue) else { return nil }
             }
-            guard let font = analysis.font, let scaled = shim_scaled_font(font),
-                  cairo_scaled_font_status(scaled) == CAIRO_STATUS_SUCCESS else { return nil }
+            guard let font = analysis.font, let (scaled, colorGlyphs) = fonts.of(font) else { return nil }
 
             xOff += run.pointee.start_x_offset
             var glyphs: [GlyphRun.Glyph] = []
@@ -97,9 +114,9 @@ enum GlyphRuns {
                 position += g.geometry.width
             }
             let mapping = RunText.make(run, text: text)
-            runs.append(GlyphRun(font: SharedScaledFont(retaining: scaled), x: xOff, y: -run.pointee.y_offset, glyphs: glyphs,
+            runs.append(GlyphRun(font: scaled, x: xOff, y: -run.pointee.y_offset, glyphs: glyphs,
                                  text: mapping.text, clusters: mapping.clusters, backward: analysis.level & 1 != 0,
-                                 colorGlyphs: hasColorGlyphs(font), endsInAddedHyphen: mapping.addedHyphen))
+                                 colorGlyphs: colorGlyphs, endsInAddedHyphen: mapping.addedHyphen))
             xOff += position + run.pointee.end_x_offset
         }
         return runs

@@ -17,7 +17,7 @@ enum RunText {
         let backward = analysis.level & 1 != 0
         let start = Int(item.pointee.offset), length = Int(item.pointee.length)
         var kept: [CChar] = []
-        kept.reserveCapacity(length)
+        kept.reserveCapacity(length + 1)
         var i = start
         while i < start + length {
             if isSoftHyphen(text, at: i) { i += 2; continue }
@@ -29,6 +29,7 @@ enum RunText {
             // its calls: a glyph and those after it up to one of a later log cluster; its text from
             // where the one before ended up to that glyph's log cluster (the run's end after the last).
             let n = Int(glyphString.pointee.num_glyphs)
+            clusters.reserveCapacity(n + 1)
             var g = 0, clusterStart = 0
             while g < n {
                 var h = g + 1
@@ -49,7 +50,8 @@ enum RunText {
         } else {
             clusters = iteratedClusters(run, text: text, glyphString: glyphString, backward: backward)
         }
-        return finish(kept, clusters, analysis: analysis, backward: backward)
+        let addedHyphen = finish(&kept, &clusters, analysis: analysis, backward: backward)
+        return (kept, clusters, addedHyphen)
     }
 
     /// Pango's own walk of the clusters (any direction).
@@ -76,18 +78,18 @@ enum RunText {
         return clusters
     }
 
-    private static func finish(_ kept: [CChar], _ clusters: [cairo_text_cluster_t], analysis: PangoAnalysis,
-                               backward: Bool) -> (text: [CChar], clusters: [cairo_text_cluster_t], addedHyphen: Bool) {
-        var kept = kept, clusters = clusters
+    /// Whether Pango drew a hyphen the run's text and clusters now carry.
+    private static func finish(_ kept: inout [CChar], _ clusters: inout [cairo_text_cluster_t], analysis: PangoAnalysis,
+                               backward: Bool) -> Bool {
         // Pango sets the flag on the run a hyphenated line ends with and draws the hyphen in its
         // last cluster (in place of a soft hyphen, or after the last letter); that cluster's text
         // is the run's last bytes, and in a right-to-left run it comes first.
         if analysis.flags & UInt8(PANGO_ANALYSIS_FLAG_NEED_HYPHEN) != 0, !clusters.isEmpty {
             kept.append(CChar(UInt8(ascii: "-")))
             clusters[backward ? 0 : clusters.count - 1].num_bytes += 1
-            return (kept, clusters, true)
+            return true
         }
-        return (kept, clusters, false)
+        return false
     }
 
     /// U+00AD in UTF-8 (C2 AD).
