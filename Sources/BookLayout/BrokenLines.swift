@@ -73,6 +73,7 @@ final class BrokenLines {
         let rounds = pango_context_get_round_glyph_positions(pango_layout_get_context(layout)) != 0
         let indent = pango_layout_get_indent(layout)
         let measuredBase = UnsafeRawPointer(measuredText).assumingMemoryBound(to: UInt8.self)
+        let measuredCount = strlen(measuredText)
         var chosen = plan.lines[...]
         var counted = (bytes: 0, chars: 0)  // characters before `bytes` in the measured text
         for items in runItems {
@@ -103,7 +104,19 @@ final class BrokenLines {
                     piece.pointee.analysis.flags &= ~needHyphen
                     if end == line.end && line.needsHyphen { piece.pointee.analysis.flags |= needHyphen }
                     let glyphs = pango_glyph_string_new()!
-                    pango_shape_item(piece, text, Int32(byteCount), nil, glyphs, rounds ? PANGO_SHAPE_ROUND_POSITIONS : PANGO_SHAPE_NONE)
+                    let shaping = rounds ? PANGO_SHAPE_ROUND_POSITIONS : PANGO_SHAPE_NONE
+                    if !(end == line.end && line.softHyphen),
+                       Self.sameContext(text, plan.byteOf[start], plan.byteOf[end], byteCount,
+                                        measuredBase, plan.measuredByteOf[start], plan.measuredByteOf[end], measuredCount) {
+                        // Shaped in the measured text, where the shaping cache holds the paragraph
+                        // and hands out the piece's glyphs: HarfBuzz sees the same characters and
+                        // context either way.
+                        piece.pointee.offset = Int32(plan.measuredByteOf[start])
+                        pango_shape_item(piece, measuredText, Int32(measuredCount), nil, glyphs, shaping)
+                        piece.pointee.offset = Int32(plan.byteOf[start])
+                    } else {
+                        pango_shape_item(piece, text, Int32(byteCount), nil, glyphs, shaping)
+                    }
                     let glyphItem = g_slice_alloc0(gsize(MemoryLayout<PangoGlyphItem>.size))!.assumingMemoryBound(to: PangoGlyphItem.self)
                     glyphItem.pointee.item = piece
                     glyphItem.pointee.glyphs = glyphs
@@ -152,6 +165,34 @@ final class BrokenLines {
                     .contains(attribute.pointee.klass.pointee.type.rawValue) else { return false }
         }
         return true
+    }
+
+    /// Whether HarfBuzz, given the piece `a..<aEnd` of text `textA` or `b..<bEnd` of `textB`,
+    /// sees the same: the same bytes, and the same five characters of context on each side
+    /// (HarfBuzz's context length), which soft hyphens put in at line ends may change.
+    private static func sameContext(_ textA: UnsafePointer<CChar>, _ a: Int, _ aEnd: Int, _ countA: Int,
+                                    _ textB: UnsafePointer<UInt8>, _ b: Int, _ bEnd: Int, _ countB: Int) -> Bool {
+        let bytesA = UnsafeRawPointer(textA).assumingMemoryBound(to: UInt8.self)
+        func back(_ bytes: UnsafePointer<UInt8>, _ i: Int) -> Int {
+            var i = i, chars = 0
+            while i > 0 && chars < 5 {
+                i -= 1
+                if bytes[i] & 0xC0 != 0x80 { chars += 1 }
+            }
+            return i
+        }
+        func forward(_ bytes: UnsafePointer<UInt8>, _ i: Int, _ count: Int) -> Int {
+            var i = i, chars = 0
+            while i < count && chars < 5 {
+                i += 1
+                if i == count || bytes[i] & 0xC0 != 0x80 { chars += 1 }
+            }
+            return i
+        }
+        let fromA = back(bytesA, a), fromB = back(textB, b)
+        let toA = forward(bytesA, aEnd, countA), toB = forward(textB, bEnd, countB)
+        return a - fromA == b - fromB && aEnd - a == bEnd - b && toA - aEnd == toB - bEnd
+            && memcmp(bytesA + fromA, textB + fromB, toA - fromA) == 0
     }
 
     /// Whether the three bytes `pattern` occur in `bytes`.

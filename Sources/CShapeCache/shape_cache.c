@@ -61,8 +61,9 @@ typedef struct {
     hb_buffer_t *glyphs;
 } item_t;
 
-/* A few: Pango measures fonts (shaping a sample text) in the middle of breaking a paragraph. */
-enum { ITEMS = 4 };
+/* Enough for a block's paragraphs: its lines are shaped after all of them were measured (and Pango
+ * measures fonts, shaping a sample text, in the middle of breaking a paragraph). */
+enum { ITEMS = 16 };
 
 typedef struct {
     filling_t filling;
