@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "bookrender",
             dependencies: [
-                "BookRenderKit", "BookServe", "CShapeCache",
+                "BookRenderKit", "BookLayout", "BookServe", "CShapeCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

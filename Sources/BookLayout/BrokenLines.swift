@@ -83,10 +83,10 @@ final class BrokenLines {
             for i in counted.bytes..<offset where measuredBase[i] & 0xC0 != 0x80 { counted.chars += 1 }
             counted.bytes = offset
             var itemStart = counted.chars
-            var spans: [(item: UnsafeMutablePointer<PangoItem>, start: Int, end: Int)] = []
+            var spans: [(run: UnsafeMutablePointer<PangoGlyphItem>, item: UnsafeMutablePointer<PangoItem>, start: Int, end: Int)] = []
             for run in items {
                 let item = run.pointee.item!
-                spans.append((item, itemStart, itemStart + Int(item.pointee.num_chars)))
+                spans.append((run, item, itemStart, itemStart + Int(item.pointee.num_chars)))
                 itemStart += Int(item.pointee.num_chars)
             }
             let runEnd = itemStart
@@ -110,9 +110,16 @@ final class BrokenLines {
                                         measuredBase, plan.measuredByteOf[start], plan.measuredByteOf[end], measuredCount) {
                         // Shaped in the measured text, where the shaping cache holds the paragraph
                         // and hands out the piece's glyphs: HarfBuzz sees the same characters and
-                        // context either way.
-                        piece.pointee.offset = Int32(plan.measuredByteOf[start])
-                        pango_shape_item(piece, measuredText, Int32(measuredCount), nil, glyphs, shaping)
+                        // context either way. When the cache says it would hand out exactly the
+                        // measured glyphs, they are taken as they are.
+                        let (from, to) = (plan.measuredByteOf[start], plan.measuredByteOf[end])
+                        if !(end == line.end && line.needsHyphen),
+                           Self.measuredGlyphsAreExact(span.run, measuredText, measuredCount, from, to) {
+                            Self.copy(span.run, bytes: from..<to, into: glyphs)
+                        } else {
+                            piece.pointee.offset = Int32(from)
+                            pango_shape_item(piece, measuredText, Int32(measuredCount), nil, glyphs, shaping)
+                        }
                         piece.pointee.offset = Int32(plan.byteOf[start])
                     } else {
                         pango_shape_item(piece, text, Int32(byteCount), nil, glyphs, shaping)
@@ -165,6 +172,36 @@ final class BrokenLines {
                     .contains(attribute.pointee.klass.pointee.type.rawValue) else { return false }
         }
         return true
+    }
+
+    /// Whether shaping bytes `from..<to` of the measured `run` would give its glyphs there.
+    private static func measuredGlyphsAreExact(_ run: UnsafeMutablePointer<PangoGlyphItem>, _ text: UnsafePointer<CChar>,
+                                               _ count: Int, _ from: Int, _ to: Int) -> Bool {
+        guard let pieceIsCut = ShapingCacheHook.pieceIsCut, let item = run.pointee.item, let font = item.pointee.analysis.font,
+              let hbFont = pango_font_get_hb_font(font) else { return false }
+        let start = Int(item.pointee.offset)
+        return pieceIsCut(hbFont, text, Int32(count), UInt32(start), UInt32(start + Int(item.pointee.length)),
+                          UInt32(from), UInt32(to)) != 0
+    }
+
+    /// The measured glyphs of bytes `bytes` of the text (whole clusters of the left-to-right
+    /// `run`) into `glyphs`, their clusters counted from the piece's start, as shaping gives them.
+    private static func copy(_ run: UnsafeMutablePointer<PangoGlyphItem>, bytes: Range<Int>,
+                             into glyphs: UnsafeMutablePointer<PangoGlyphString>) {
+        let source = run.pointee.glyphs!
+        let offset = Int32(bytes.lowerBound) - run.pointee.item.pointee.offset
+        let limit = Int32(bytes.upperBound) - run.pointee.item.pointee.offset
+        let n = Int(source.pointee.num_glyphs)
+        var first = 0
+        while first < n && source.pointee.log_clusters[first] < offset { first += 1 }
+        var last = first
+        while last < n && source.pointee.log_clusters[last] < limit { last += 1 }
+        pango_glyph_string_set_size(glyphs, Int32(last - first))
+        for k in 0..<(last - first) {
+            glyphs.pointee.glyphs[k] = source.pointee.glyphs[first + k]
+            glyphs.pointee.log_clusters[k] = source.pointee.log_clusters[first + k] - offset
+        }
+        if last > first { glyphs.pointee.glyphs[0].attr.is_cluster_start = 1 }
     }
 
     /// Whether HarfBuzz, given the piece `a..<aEnd` of text `textA` or `b..<bEnd` of `textB`,

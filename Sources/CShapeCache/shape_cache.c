@@ -268,6 +268,24 @@ static int serve(const item_t *item, hb_font_t *shaping_font, hb_buffer_t *buffe
     return 0;
 }
 
+int shape_cache_piece_is_cut(hb_font_t *font, const char *text, int text_length, unsigned item_start, unsigned item_end,
+                             unsigned start, unsigned end) {
+    if (atomic_load_explicit(&mode, memory_order_relaxed) != SHAPE_CACHE_ON || !text || text_length < 0) return 0;
+    for (int i = 0; i < ITEMS; i++) {
+        const item_t *item = &cache.items[i];
+        if (!item->valid || item->font != font || item->start != item_start || item->end != item_end ||
+            item->text_length != text_length || item->cluster_level == HB_BUFFER_CLUSTER_LEVEL_CHARACTERS ||
+            HB_DIRECTION_IS_BACKWARD(item->props.direction) ||
+            memcmp(text + item->window_start, item->window, item->window_length) != 0) continue;
+        int xs, ys;
+        hb_font_get_scale(font, &xs, &ys);
+        if (xs != item->x_scale || ys != item->y_scale) continue;
+        unsigned from, to;
+        return item_slice(item, start, end, HB_GLYPH_FLAG_UNSAFE_TO_BREAK, HB_GLYPH_FLAG_UNSAFE_TO_BREAK, &from, &to);
+    }
+    return 0;
+}
+
 static void remember(hb_font_t *font, hb_buffer_t *buffer, const hb_feature_t *features, unsigned feature_count,
                      const filling_t *f, hb_buffer_flags_t flags) {
     item_t *item = &cache.items[0];

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BookLayout
 import BookRenderKit
 import CShapeCache
 
@@ -29,6 +30,7 @@ struct Bookrender: ParsableCommand {
         // Before anything uses Pango: whether the shaping cache is on is decided once, for the
         // whole process (CShapeCache/include/shape_cache.h).
         shape_cache_start()
+        ShapingCacheHook.pieceIsCut = shape_cache_piece_is_cut
         Interruption.install()
         refuseUnknownCommand()
         // A root `--json` would be taken by the parser for every command's own.

@@ -17,4 +17,12 @@
  * (`why` only when off). */
 void shape_cache_start(void);
 
+/* 1 when the cache is on and this thread's last shaping of the item [item_start, item_end) of
+ * `text` (text_length bytes) in `font` (a PangoFont's own HarfBuzz font) is kept, left to right,
+ * and the piece [start, end) of it would be served from it cut at both ends: HarfBuzz says its
+ * glyphs there are what shaping the piece alone gives. Then the piece's glyphs are the item's
+ * between the two cuts, and a caller holding them may take them without shaping. 0 otherwise. */
+int shape_cache_piece_is_cut(struct hb_font_t *font, const char *text, int text_length, unsigned item_start, unsigned item_end,
+                             unsigned start, unsigned end);
+
 #endif
