@@ -98,21 +98,28 @@ enum GlyphRuns {
             guard let font = analysis.font, let (scaled, colorGlyphs) = fonts.of(font) else { return nil }
 
             xOff += run.pointee.start_x_offset
-            var glyphs: [GlyphRun.Glyph] = []
-            glyphs.reserveCapacity(Int(glyphString.pointee.num_glyphs))
+            let count = Int(glyphString.pointee.num_glyphs)
             var position: Int32 = 0
-            for i in 0..<Int(glyphString.pointee.num_glyphs) {
-                let g = glyphString.pointee.glyphs[i]
-                if g.glyph != PANGO_GLYPH_EMPTY {
-                    if g.glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 {
-                        // Pango leaves a missing space blank and boxes anything else.
-                        guard g.glyph == (0x20 | PANGO_GLYPH_UNKNOWN_FLAG) else { return nil }
-                    } else {
-                        glyphs.append(.init(index: g.glyph, x: position + g.geometry.x_offset, y: g.geometry.y_offset))
+            var boxed = false
+            let glyphs = [GlyphRun.Glyph](unsafeUninitializedCapacity: count) { out, kept in
+                kept = 0
+                guard let infos = glyphString.pointee.glyphs else { return }
+                for i in 0..<count {
+                    let g = infos[i]
+                    if g.glyph != PANGO_GLYPH_EMPTY {
+                        if g.glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 {
+                            // Pango leaves a missing space blank and boxes anything else.
+                            if g.glyph != (0x20 | PANGO_GLYPH_UNKNOWN_FLAG) { boxed = true; return }
+                        } else {
+                            (out.baseAddress! + kept).initialize(to: .init(index: g.glyph, x: position + g.geometry.x_offset,
+                                                                          y: g.geometry.y_offset))
+                            kept += 1
+                        }
                     }
+                    position += g.geometry.width
                 }
-                position += g.geometry.width
             }
+            if boxed { return nil }
             let mapping = RunText.make(run, text: text)
             runs.append(GlyphRun(font: scaled, x: xOff, y: -run.pointee.y_offset, glyphs: glyphs,
                                  text: mapping.text, clusters: mapping.clusters, backward: analysis.level & 1 != 0,

@@ -16,12 +16,24 @@ enum RunText {
         let analysis = item.pointee.analysis
         let backward = analysis.level & 1 != 0
         let start = Int(item.pointee.offset), length = Int(item.pointee.length)
-        var kept: [CChar] = []
-        kept.reserveCapacity(length + 1)
-        var i = start
-        while i < start + length {
-            if isSoftHyphen(text, at: i) { i += 2; continue }
-            kept.append(text[i]); i += 1
+        let bytes = UnsafeRawPointer(text + start).assumingMemoryBound(to: UInt8.self)
+        // Soft hyphens are rare (one where a line ends, at most): a run without one is copied whole.
+        var softHyphens = false
+        for i in 0..<max(0, length - 1) where bytes[i] == 0xC2 && bytes[i + 1] == 0xAD { softHyphens = true; break }
+        var kept: [CChar]
+        if softHyphens {
+            kept = []
+            kept.reserveCapacity(length + 1)
+            var i = start
+            while i < start + length {
+                if isSoftHyphen(text, at: i) { i += 2; continue }
+                kept.append(text[i]); i += 1
+            }
+        } else {
+            kept = [CChar](unsafeUninitializedCapacity: length + 1) { buffer, count in
+                buffer.baseAddress!.initialize(from: text + start, count: length)
+                count = length
+            }
         }
         var clusters: [cairo_text_cluster_t] = []
         if !backward, let glyphs = glyphString.pointee.glyphs, let logClusters = glyphString.pointee.log_clusters {
@@ -35,15 +47,18 @@ enum RunText {
                 var h = g + 1
                 while h < n && logClusters[h] <= logClusters[g] { h += 1 }
                 let clusterEnd = h < n ? Int(logClusters[h]) : length
-                var bytes: Int32 = 0
-                var b = start + clusterStart
-                while b < start + clusterEnd {
-                    if isSoftHyphen(text, at: b) { b += 2; continue }
-                    bytes += 1; b += 1
+                var count = Int32(truncatingIfNeeded: clusterEnd - clusterStart)
+                if softHyphens {
+                    count = 0
+                    var b = start + clusterStart
+                    while b < start + clusterEnd {
+                        if isSoftHyphen(text, at: b) { b += 2; continue }
+                        count += 1; b += 1
+                    }
                 }
-                var count = Int32(h - g)
-                for k in g..<h where glyphs[k].glyph == PANGO_GLYPH_EMPTY || glyphs[k].glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 { count -= 1 }
-                if bytes > 0 || count > 0 { clusters.append(cairo_text_cluster_t(num_bytes: bytes, num_glyphs: count)) }
+                var drawn = Int32(h - g)
+                for k in g..<h where glyphs[k].glyph == PANGO_GLYPH_EMPTY || glyphs[k].glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 { drawn -= 1 }
+                if count > 0 || drawn > 0 { clusters.append(cairo_text_cluster_t(num_bytes: count, num_glyphs: drawn)) }
                 clusterStart = clusterEnd
                 g = h
             }
