@@ -78,15 +78,18 @@ struct IncrementalUpdate {
     }
 
     /// The offset after the last `startxref` of the file: where its newest cross-reference is.
+    /// Read with one small `pread`: a large buffer allocated here, at the end of an export, makes
+    /// malloc sort through every small block the layout freed.
     static func startxref(_ handle: FileHandle, fileSize: UInt64, path: String) throws -> Int {
-        let tail = min(fileSize, 1024)
-        try handle.seek(toOffset: fileSize - tail)
-        let text = String(decoding: try handle.read(upToCount: Int(tail)) ?? Data(), as: UTF8.self)
+        let tail = Int(min(fileSize, 1024))
+        var buffer = [UInt8](repeating: 0, count: tail)
+        let got = buffer.withUnsafeMutableBytes { pread(handle.fileDescriptor, $0.baseAddress, tail, off_t(fileSize) - off_t(tail)) }
+        guard got == tail else { throw FinishingError("cannot read the end of \(path)") }
+        let text = String(decoding: buffer, as: UTF8.self)
         guard let keyword = text.range(of: "startxref", options: .backwards),
               let number = text[keyword.upperBound...].split(whereSeparator: \.isWhitespace).first.flatMap({ Int($0) }) else {
             throw FinishingError("\(path) has no startxref at its end")
         }
-        try handle.seekToEnd()
         return number
     }
 }

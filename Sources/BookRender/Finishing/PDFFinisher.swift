@@ -73,6 +73,13 @@ public enum PDFFinisher {
 
     /// `source`: the file `doc` was read from (`input` itself, or `input` flattened).
     private static func apply(_ plan: FinishingPlan, to doc: QPDFDocument, input: URL, source: URL) throws {
+        // The pages' artifact marking goes on beside the rest of the finishing, from the start.
+        let marking: ArtifactMarking.Marking?
+        do {
+            marking = plan.figureAltTexts == nil ? nil : try ArtifactMarking.start(doc, threads: plan.threads)
+        } catch let error as FinishingError {
+            throw FinishingError("\(source.path): \(error.message)")
+        }
         let count = try doc.pageCount
         var pages: [QPDFDocument.Handle] = []
         var media: [PDFRect] = []
@@ -87,13 +94,6 @@ public enum PDFFinisher {
             media.append(box)
         }
         try plan.validate(pageCount: count, mediaBoxes: media)
-        // The pages' artifact marking goes on beside the rest of the finishing.
-        let marking: ArtifactMarking.Marking?
-        do {
-            marking = plan.figureAltTexts == nil ? nil : try ArtifactMarking.start(doc, threads: plan.threads)
-        } catch let error as FinishingError {
-            throw FinishingError("\(source.path): \(error.message)")
-        }
 
         for (page, boxes) in zip(pages, plan.pages) {
             for (key, box) in [("/TrimBox", boxes.trimBox), ("/BleedBox", boxes.bleedBox)] {
