@@ -58,14 +58,14 @@ enum Justification {
     static func spread(_ slack: Int32, over runs: [UnsafeMutablePointer<PangoGlyphItem>], text: UnsafePointer<CChar>,
                        attrs: UnsafePointer<PangoLogAttr>, attrCount: Int, charAt: [Int]) {
         var spaces: [Slot] = []
+        // The clusters only matter for a line of a script written without spaces.
+        let interCharacter = runs.contains { InterCharacterScripts.contains($0.pointee.item) }
         var clusters: [Slot] = []
         var runIndex = 0
-        var interCharacter = false
         for run in runs {
             runIndex += 1
             guard let glyphs = run.pointee.glyphs else { continue }
             let itemChar = charAt[min(Int(run.pointee.item.pointee.offset), charAt.count - 1)]
-            if InterCharacterScripts.contains(run.pointee.item) { interCharacter = true }
             var iter = PangoGlyphItemIter()
             var more = pango_glyph_item_iter_init_start(&iter, run, text) != 0
             while more {
@@ -82,7 +82,7 @@ enum Justification {
                     last = max(last, g)
                     g += step
                 }
-                if attr.is_cursor_position != 0 && clusterWidth > 0 {
+                if interCharacter && attr.is_cursor_position != 0 && clusterWidth > 0 {
                     clusters.append(Slot(glyphs: glyphs, index: last, width: clusterWidth, run: runIndex))
                 }
                 more = pango_glyph_item_iter_next_cluster(&iter) != 0
