@@ -137,7 +137,10 @@ public struct Resolver {
             for asset in (pageSlots.map(\.asset) + [coverImage.asset]).compactMap({ $0 }) where seen.insert(asset.id).inserted {
                 distinct.append(asset)
             }
-            thumbnails = Self.thumbnails(of: distinct)
+            for (id, made) in Self.thumbnails(of: distinct) {
+                thumbnails.updateValue(made.thumbnail, forKey: id)  // nil too: a picture that did not decode
+                estimates[id] = made.estimate
+            }
         }
         let pages = pageSlots.enumerated().map { i, s in
             ResolvedPage(index: i, page: book.pages[i], image: s,
@@ -172,17 +175,23 @@ public struct Resolver {
                             findings: findings, decodedPictures: decoded)
     }
 
-    /// The thumbnails of `assets` by id, made side by side (as many at once as the machine has
-    /// processors).
-    static func thumbnails(of assets: [ImageAsset]) -> [String: Thumbnail?] {
+    /// The thumbnails of `assets` by id, and the subject each shows, made side by side (as many
+    /// at once as the machine has processors).
+    static func thumbnails(of assets: [ImageAsset]) -> [String: (thumbnail: Thumbnail?, estimate: PictureSubject)] {
         /// Each iteration writes its own element only.
-        struct Results: @unchecked Sendable { let buffer: UnsafeMutableBufferPointer<Thumbnail?> }
+        struct Results: @unchecked Sendable { let buffer: UnsafeMutableBufferPointer<(Thumbnail?, PictureSubject)?> }
         let made = Results(buffer: .allocate(capacity: assets.count))
         made.buffer.initialize(repeating: nil)
         defer { made.buffer.deinitialize(); made.buffer.deallocate() }
-        DispatchQueue.concurrentPerform(iterations: assets.count) { i in made.buffer[i] = Thumbnail.make(assets[i]) }
-        var byID: [String: Thumbnail?] = [:]
-        for (i, asset) in assets.enumerated() { byID[asset.id] = made.buffer[i] }
+        DispatchQueue.concurrentPerform(iterations: assets.count) { i in
+            let thumbnail = Thumbnail.make(assets[i])
+            made.buffer[i] = (thumbnail, estimate(thumbnail))
+        }
+        var byID: [String: (thumbnail: Thumbnail?, estimate: PictureSubject)] = [:]
+        for (i, asset) in assets.enumerated() {
+            let (thumbnail, estimate) = made.buffer[i]!
+            byID[asset.id] = (thumbnail, estimate)
+        }
         return byID
     }
 
