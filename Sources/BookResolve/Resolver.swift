@@ -132,9 +132,12 @@ public struct Resolver {
             // Each thumbnail decodes its whole picture (at an eighth of its size, but every byte of
             // a JPEG is still entropy-decoded): on a picture book that is most of the export, so
             // they are made side by side. Each lands under its picture's id whatever the order.
+            // Told apart by file here, not by id: an id hashes its file, which the side-by-side
+            // jobs do instead (two files with the same bytes are then decoded twice, to the same).
             var distinct: [ImageAsset] = []
             var seen = Set<String>()
-            for asset in (pageSlots.map(\.asset) + [coverImage.asset]).compactMap({ $0 }) where seen.insert(asset.id).inserted {
+            for asset in (pageSlots.map(\.asset) + [coverImage.asset]).compactMap({ $0 })
+            where seen.insert(asset.file.map { "file:" + $0.path } ?? "id:" + asset.id).inserted {
                 distinct.append(asset)
             }
             for (id, made) in Self.thumbnails(of: distinct) {
@@ -184,6 +187,7 @@ public struct Resolver {
         made.buffer.initialize(repeating: nil)
         defer { made.buffer.deinitialize(); made.buffer.deallocate() }
         DispatchQueue.concurrentPerform(iterations: assets.count) { i in
+            _ = assets[i].id
             let thumbnail = Thumbnail.make(assets[i])
             made.buffer[i] = (thumbnail, estimate(thumbnail))
         }
