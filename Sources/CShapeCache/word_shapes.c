@@ -54,7 +54,11 @@ typedef struct {
     hb_buffer_t *scratch;
     word_t **units;
     unsigned *unit_starts;
+    unsigned *unit_slots;     /* per unit shaped with others: its place among them */
     unsigned unit_capacity;
+    char *batch;              /* the units to shape, end to end */
+    unsigned *batch_offsets;  /* where each starts in `batch`, and its end */
+    unsigned batch_capacity;
     int registered;
 } words_t;
 
@@ -91,9 +95,16 @@ static void forget_words(void) {
     words.scratch = NULL;
     free(words.units);
     free(words.unit_starts);
+    free(words.unit_slots);
+    free(words.batch);
+    free(words.batch_offsets);
     words.units = NULL;
     words.unit_starts = NULL;
+    words.unit_slots = NULL;
+    words.batch = NULL;
+    words.batch_offsets = NULL;
     words.unit_capacity = 0;
+    words.batch_capacity = 0;
 }
 
 static void thread_ended(void *unused) { (void)unused; forget_words(); }
@@ -208,33 +219,17 @@ static int grow(font_words_t *fw) {
     return 1;
 }
 
-/* The unit's glyphs, shaped now if this thread has not shaped it before; NULL if out of memory. */
-static word_t *unit(font_words_t *fw, const shim_word_request *r, const char *text, unsigned length,
-                    hb_buffer_flags_t flags, uint64_t *shaped) {
-    uint64_t h = hash_bytes(text, length, flags);
-    if (fw->bucket_count) {
-        for (word_t *w = fw->buckets[h & (fw->bucket_count - 1)]; w; w = w->next)
-            if (w->hash == h && w->length == length && w->flags == flags && memcmp(w->text, text, length) == 0) return w;
-    }
-    if (fw->count >= MAX_WORDS) free_words(fw);
+static word_t *lookup(const font_words_t *fw, const char *text, unsigned length, hb_buffer_flags_t flags, uint64_t h) {
+    if (!fw->bucket_count) return NULL;
+    for (word_t *w = fw->buckets[h & (fw->bucket_count - 1)]; w; w = w->next)
+        if (w->hash == h && w->length == length && w->flags == flags && memcmp(w->text, text, length) == 0) return w;
+    return NULL;
+}
+
+/* Keeps `n` glyphs for the unit, their clusters counted from `cluster_base`; NULL if out of memory. */
+static word_t *store(font_words_t *fw, const char *text, unsigned length, hb_buffer_flags_t flags, uint64_t h,
+                     const hb_glyph_info_t *g, const hb_glyph_position_t *p, unsigned n, unsigned cluster_base) {
     if ((fw->count + 1) * 2 > fw->bucket_count && !grow(fw)) return NULL;
-
-    hb_buffer_t *b = words.scratch;
-    hb_buffer_clear_contents(b);
-    hb_buffer_set_segment_properties(b, &fw->props);
-    hb_buffer_set_flags(b, fw->flags | flags | HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT);
-    hb_buffer_set_cluster_level(b, fw->cluster_level);
-    hb_buffer_set_invisible_glyph(b, fw->invisible);
-    hb_buffer_set_not_found_glyph(b, fw->not_found);
-    hb_buffer_set_replacement_codepoint(b, fw->replacement);
-    r->add_utf8(b, text, (int)length, 0, (int)length);
-    r->shape(r->shaping_font, b, r->features, r->feature_count);
-    *shaped += shim_utf8_chars(text, length);
-    unsigned n;
-    const hb_glyph_info_t *g = hb_buffer_get_glyph_infos(b, &n);
-    const hb_glyph_position_t *p = hb_buffer_get_glyph_positions(b, NULL);
-    if (!hb_buffer_allocation_successful(b)) return NULL;
-
     word_t *w = malloc(sizeof *w + length);
     hb_glyph_info_t *infos = malloc(n * sizeof *infos + 1);
     hb_glyph_position_t *positions = malloc(n * sizeof *positions + 1);
@@ -249,12 +244,131 @@ static word_t *unit(font_words_t *fw, const shim_word_request *r, const char *te
     if (n) {
         memcpy(infos, g, n * sizeof *infos);
         memcpy(positions, p, n * sizeof *positions);
+        for (unsigned i = 0; i < n; i++) infos[i].cluster -= cluster_base;
     }
     unsigned bucket = (unsigned)(h & (fw->bucket_count - 1));
     w->next = fw->buckets[bucket];
     fw->buckets[bucket] = w;
     fw->count++;
     return w;
+}
+
+/* The scratch buffer set up to shape `length` bytes at `text` as a unit with `flags` is shaped. */
+static hb_buffer_t *shaping(font_words_t *fw, const shim_word_request *r, const char *text, unsigned length,
+                            hb_buffer_flags_t flags) {
+    hb_buffer_t *b = words.scratch;
+    hb_buffer_clear_contents(b);
+    hb_buffer_set_segment_properties(b, &fw->props);
+    hb_buffer_set_flags(b, fw->flags | flags | HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT);
+    hb_buffer_set_cluster_level(b, fw->cluster_level);
+    hb_buffer_set_invisible_glyph(b, fw->invisible);
+    hb_buffer_set_not_found_glyph(b, fw->not_found);
+    hb_buffer_set_replacement_codepoint(b, fw->replacement);
+    r->add_utf8(b, text, (int)length, 0, (int)length);
+    r->shape(r->shaping_font, b, r->features, r->feature_count);
+    return b;
+}
+
+/* The unit's glyphs, shaped now if this thread has not shaped it before; NULL if out of memory. */
+static word_t *unit(font_words_t *fw, const shim_word_request *r, const char *text, unsigned length,
+                    hb_buffer_flags_t flags, uint64_t *shaped) {
+    uint64_t h = hash_bytes(text, length, flags);
+    word_t *known = lookup(fw, text, length, flags, h);
+    if (known) return known;
+    hb_buffer_t *b = shaping(fw, r, text, length, flags);
+    *shaped += shim_utf8_chars(text, length);
+    unsigned n;
+    const hb_glyph_info_t *g = hb_buffer_get_glyph_infos(b, &n);
+    const hb_glyph_position_t *p = hb_buffer_get_glyph_positions(b, NULL);
+    if (!hb_buffer_allocation_successful(b)) return NULL;
+    return store(fw, text, length, flags, h, g, p, n, 0);
+}
+
+/* The units of the request not kept yet (`words.units[k]` NULL), all from its middle (no BOT or
+ * EOT), shaped in one call, each once: each begins with the spaces before a word, so laid end to
+ * end they meet only where nothing the font does reaches across, and each comes out as it does
+ * shaped alone, for a fraction of the calls. 0 when they could not be told apart again (the caller
+ * then shapes them one by one). */
+static int shape_missing(font_words_t *fw, const shim_word_request *r, unsigned count, uint64_t *shaped) {
+    if (fw->cluster_level == HB_BUFFER_CLUSTER_LEVEL_CHARACTERS) return 0;  /* clusters need not be monotone */
+    unsigned total = 0, missing = 0;
+    for (unsigned k = 0; k < count; k++) {
+        if (words.units[k]) continue;
+        unsigned from = words.unit_starts[k], to = k + 1 < count ? words.unit_starts[k + 1] : r->end;
+        total += to - from;
+        missing++;
+    }
+    if (missing < 2) return 0;
+    if (total + 1 > words.batch_capacity) {
+        char *grown = realloc(words.batch, total * 2 + 1);
+        unsigned *offsets = realloc(words.batch_offsets, (total * 2 + 2) * sizeof *offsets);
+        if (grown) words.batch = grown;
+        if (offsets) words.batch_offsets = offsets;
+        if (!grown || !offsets) return 0;
+        words.batch_capacity = total * 2 + 1;
+    }
+    /* The distinct units, by a table of their hashes; `words.unit_slots[k]` is unit k's slot. */
+    unsigned size = 16;
+    while (size < missing * 2) size *= 2;
+    unsigned *table = calloc(size, sizeof *table);              /* slot + 1, 0 for none */
+    uint64_t *slot_hash = malloc(missing * sizeof *slot_hash);
+    unsigned *slot_glyph = malloc((missing + 1) * sizeof *slot_glyph);
+    word_t **slot_word = malloc(missing * sizeof *slot_word);
+    int done = 0;
+    if (!table || !slot_hash || !slot_glyph || !slot_word) goto out;
+    unsigned at = 0, slots = 0;
+    words.batch_offsets[0] = 0;
+    for (unsigned k = 0; k < count; k++) {
+        if (words.units[k]) continue;
+        unsigned from = words.unit_starts[k], to = k + 1 < count ? words.unit_starts[k + 1] : r->end, length = to - from;
+        uint64_t h = hash_bytes(r->text + from, length, 0);
+        unsigned i = (unsigned)(h & (size - 1)), slot = slots;
+        for (; table[i]; i = (i + 1) & (size - 1)) {
+            unsigned s = table[i] - 1;
+            if (slot_hash[s] == h && words.batch_offsets[s + 1] - words.batch_offsets[s] == length &&
+                memcmp(words.batch + words.batch_offsets[s], r->text + from, length) == 0) { slot = s; break; }
+        }
+        if (slot == slots) {
+            table[i] = slot + 1;
+            slot_hash[slot] = h;
+            memcpy(words.batch + at, r->text + from, length);
+            at += length;
+            words.batch_offsets[++slots] = at;
+        }
+        words.unit_slots[k] = slot;
+    }
+    hb_buffer_t *b = shaping(fw, r, words.batch, at, 0);
+    unsigned n;
+    const hb_glyph_info_t *g = hb_buffer_get_glyph_infos(b, &n);
+    const hb_glyph_position_t *p = hb_buffer_get_glyph_positions(b, NULL);
+    if (!hb_buffer_allocation_successful(b)) goto out;
+    /* Each unit's glyphs are those of its clusters; each must start one of its own. */
+    unsigned first = 0;
+    for (unsigned u = 0; u < slots; u++) {
+        if (first >= n || g[first].cluster != words.batch_offsets[u]) goto out;
+        unsigned last = first;
+        while (last < n && g[last].cluster < words.batch_offsets[u + 1]) last++;
+        slot_glyph[u] = first;
+        first = last;
+    }
+    if (first != n) goto out;
+    slot_glyph[slots] = n;
+    for (unsigned u = 0; u < slots; u++) {
+        unsigned length = words.batch_offsets[u + 1] - words.batch_offsets[u];
+        slot_word[u] = store(fw, words.batch + words.batch_offsets[u], length, 0, slot_hash[u], g + slot_glyph[u],
+                             p + slot_glyph[u], slot_glyph[u + 1] - slot_glyph[u], words.batch_offsets[u]);
+        if (!slot_word[u]) goto out;
+    }
+    for (unsigned k = 0; k < count; k++)
+        if (!words.units[k]) words.units[k] = slot_word[words.unit_slots[k]];
+    *shaped += shim_utf8_chars(words.batch, at);
+    done = 1;
+out:
+    free(table);
+    free(slot_hash);
+    free(slot_glyph);
+    free(slot_word);
+    return done;
 }
 
 /* What follows a cut's spaces at `p`: a character that starts a cluster of its own and means
@@ -311,6 +425,9 @@ static int room_for_units(unsigned n) {
     unsigned *starts = realloc(words.unit_starts, capacity * sizeof *starts);
     if (!starts) return 0;
     words.unit_starts = starts;
+    unsigned *glyph_starts = realloc(words.unit_slots, capacity * sizeof *glyph_starts);
+    if (!glyph_starts) return 0;
+    words.unit_slots = glyph_starts;
     words.unit_capacity = capacity;
     return 1;
 }
@@ -340,19 +457,37 @@ int shim_word_shapes_fill(const shim_word_request *r, hb_buffer_t *buffer, uint6
     }
     if (count < 2) return 0;
 
-    unsigned k, glyphs = 0;
+    /* Full, the words start over before the item, never in its middle: its words are in use. */
+    if (fw->count + count > MAX_WORDS) free_words(fw);
+    unsigned k, glyphs = 0, missing = 0;
     uint64_t now = 0;
+    /* The words kept already, and those at the item's ends (shaped as its ends are, alone). */
     for (k = 0; k < count; k++) {
         unsigned from = words.unit_starts[k], to = k + 1 < count ? words.unit_starts[k + 1] : r->end;
         hb_buffer_flags_t flags = (k == 0 ? r->flags & HB_BUFFER_FLAG_BOT : 0) | (k + 1 == count ? r->flags & HB_BUFFER_FLAG_EOT : 0);
-        word_t *w = unit(fw, r, r->text + from, to - from, flags, &now);
-        if (!w) {
+        word_t *w = flags ? unit(fw, r, r->text + from, to - from, flags, &now)
+                          : lookup(fw, r->text + from, to - from, 0, hash_bytes(r->text + from, to - from, 0));
+        if (!w && flags) {
             *shaped += now;
             return 0;
         }
         words.units[k] = w;
-        glyphs += w->glyph_count;
+        missing += !w;
     }
+    /* The new words, together where that can be, else one by one. */
+    if (missing && !shape_missing(fw, r, count, &now)) {
+        for (k = 0; k < count; k++) {
+            if (words.units[k]) continue;
+            unsigned from = words.unit_starts[k], to = k + 1 < count ? words.unit_starts[k + 1] : r->end;
+            word_t *w = unit(fw, r, r->text + from, to - from, 0, &now);
+            if (!w) {
+                *shaped += now;
+                return 0;
+            }
+            words.units[k] = w;
+        }
+    }
+    for (k = 0; k < count; k++) glyphs += words.units[k]->glyph_count;
     /* The buffer becomes the glyphs: emptied, grown to their number, and filled. */
     if (!hb_buffer_set_length(buffer, 0) || !hb_buffer_set_length(buffer, glyphs)) {
         *shaped += now;

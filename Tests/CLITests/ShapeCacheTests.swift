@@ -156,6 +156,24 @@ import BookTestSupport
         }
     }
 
+    /// More distinct words than a thread keeps for a font (2^15): the cache starts over between
+    /// paragraphs, never while it puts one together (whose words it holds), and the pages come out
+    /// as without it.
+    @Test func moreDistinctWordsThanTheCacheKeeps() throws {
+        // Words no dictionary has, each once ("aac", "bac", …): 40 paragraphs of 850.
+        func word(_ n: Int) -> String {
+            var n = n, out = ""
+            repeat { out.append(Character(Unicode.Scalar(UInt8(0x61 + n % 26)))); n /= 26 } while n > 0
+            return out + "ac"
+        }
+        let paragraphs = (0..<40).map { p in (0..<850).map { word(p * 850 + $0) }.joined(separator: " ") }
+        let c = Case(name: "many words", language: "en-US", text: paragraphs.joined(separator: "\n"), width: 400, align: "start")
+        let book = try Self.book(c)
+        let on = try Self.export(book, cache: "1", png: false), off = try Self.export(book, cache: "0", png: false)
+        #expect(on.stats["wordItems"] >= 40, "\(on.stats)")
+        #expect(on.pdf == off.pdf, "the PDFs differ")
+    }
+
     /// Linux Libertine's semibold kerns the space with a T, V, W or Y after it, and Andika's lookups
     /// involve the space too: their paragraphs are shaped whole, their line pieces still served.
     @Test func fontsWhoseLookupsUseTheSpaceAreShapedWhole() throws {
