@@ -80,6 +80,14 @@ public final class ImageAsset: Sendable {
         }
     }
 
+    /// The image's bytes, as `data`; a file's id, when no one has hashed the file yet, is taken
+    /// from them, so a file read whole anyway (to be decoded) is not read again to be hashed.
+    public func readBytes() -> Data {
+        let d = data
+        if let fileHash, case .file(let file) = storage, !d.isEmpty, d.count == file.identity.size { fileHash.offer(d) }
+        return d
+    }
+
     /// An inline image's bytes in a new buffer from `malloc`, which the caller owns and frees (for
     /// cairo's mime data); nil for a file, whose bytes `openFile` gives instead.
     public func inlineCopy() -> UnsafeMutableRawBufferPointer? {
@@ -146,6 +154,16 @@ private final class FileHash: @unchecked Sendable {
         while hex == nil { condition.wait() }
         defer { condition.unlock() }
         return hex!
+    }
+
+    /// The file's bytes as read elsewhere: hashed here when no one has claimed the file yet.
+    func offer(_ bytes: Data) {
+        let mine = condition.withLock { () -> Bool in
+            if claimed { return false }
+            claimed = true
+            return true
+        }
+        if mine { _ = publish(ContentHash.hex(bytes)) }
     }
 
     func computeIfUnclaimed() {

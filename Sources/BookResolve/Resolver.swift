@@ -133,7 +133,7 @@ public struct Resolver {
             // a JPEG is still entropy-decoded): on a picture book that is most of the export, so
             // they are made side by side. Each lands under its picture's id whatever the order.
             // Told apart by file here, not by id: an id hashes its file, which the side-by-side
-            // jobs do instead (two files with the same bytes are then decoded twice, to the same).
+            // jobs read anyway (two files with the same bytes are then decoded twice, to the same).
             var distinct: [ImageAsset] = []
             var seen = Set<String>()
             for asset in (pageSlots.map(\.asset) + [coverImage.asset]).compactMap({ $0 })
@@ -187,7 +187,7 @@ public struct Resolver {
         made.buffer.initialize(repeating: nil)
         defer { made.buffer.deinitialize(); made.buffer.deallocate() }
         DispatchQueue.concurrentPerform(iterations: assets.count) { i in
-            _ = assets[i].id
+            // Reading the picture to decode it also gives its id (see `ImageAsset.readBytes`).
             let thumbnail = Thumbnail.make(assets[i])
             made.buffer[i] = (thumbnail, estimate(thumbnail))
         }

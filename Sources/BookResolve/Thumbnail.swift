@@ -21,7 +21,7 @@ public struct Thumbnail: Sendable, Equatable {
 
     /// The asset's picture as a thumbnail; nil when its bytes no longer decode (drawing reports that).
     public static func make(_ asset: ImageAsset) -> Thumbnail? {
-        let data = asset.data
+        let data = asset.readBytes()
         guard !data.isEmpty else { return nil }
         let decoded: (words: [UInt32], width: Int, height: Int)?
         switch asset.info.format {
