@@ -215,6 +215,9 @@ struct OptimalLines {
         }
         // Tokens: maximal runs without white space, for breaks inside addresses and paths.
         var tokenStart = start, tokenEnd = start
+        /// A break inside a token is taken neither after its first characters ("in /" and "etc/"
+        /// apart) nor before its last.
+        func wellInsideToken(_ p: Int) -> Bool { p - tokenStart >= 3 && tokenEnd - p >= 3 }
         var p = start + 1
         while p < end {
             if isWhite(p - 1) || p - 1 == start {
@@ -232,22 +235,15 @@ struct OptimalLines {
                 } else if isDash(scalar(p - 1)) {
                     list.append(.init(position: p, contentEnd: p, kind: .dash))
                 } else if isTokenPunctuation(scalar(p - 1)) {
-                    // Inside an address or path, as below: not after its first characters ("in /" and
-                    // "etc/" apart) nor before its last.
-                    if p - tokenStart >= 3 && tokenEnd - p >= 3 {
-                        list.append(.init(position: p, contentEnd: p, kind: .inToken))
-                    }
+                    if wellInsideToken(p) { list.append(.init(position: p, contentEnd: p, kind: .inToken)) }
                 } else {
                     list.append(.init(position: p, contentEnd: p, kind: .space))
                 }
             } else if hyphens[p] && attrs[p].is_char_break != 0 {
                 list.append(.init(position: p, contentEnd: p, kind: .hyphen, addedWidth: hyphenWidth))
             } else if attrs[p].is_char_break != 0 && !isWhite(p) {
-                let before = p - tokenStart
-                var after = 0
-                while p + after < end && after < 3 && !isWhite(p + after) { after += 1 }
-                let previous = scalar(p - 1)
-                if before >= 3 && after >= 3 && isTokenPunctuation(previous) && !isTokenPunctuation(scalar(p)) {
+                // p is inside the token here (no white space at it), so the token runs on past it.
+                if wellInsideToken(p) && isTokenPunctuation(scalar(p - 1)) && !isTokenPunctuation(scalar(p)) {
                     list.append(.init(position: p, contentEnd: p, kind: .inToken,
                                       addedWidth: attrs[p].break_inserts_hyphen != 0 ? hyphenWidth : 0))
                 } else {

@@ -16,10 +16,9 @@ enum RunText {
         let analysis = item.pointee.analysis
         let backward = analysis.level & 1 != 0
         let start = Int(item.pointee.offset), length = Int(item.pointee.length)
-        let bytes = UnsafeRawPointer(text + start).assumingMemoryBound(to: UInt8.self)
         // Soft hyphens are rare (one where a line ends, at most): a run without one is copied whole.
         var softHyphens = false
-        for i in 0..<max(0, length - 1) where bytes[i] == 0xC2 && bytes[i + 1] == 0xAD { softHyphens = true; break }
+        for i in start..<max(start, start + length - 1) where isSoftHyphen(text, at: i) { softHyphens = true; break }
         var kept: [CChar]
         if softHyphens {
             kept = []

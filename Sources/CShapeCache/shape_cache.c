@@ -138,15 +138,20 @@ void hb_buffer_add_utf8(hb_buffer_t *buffer, const char *text, int text_length, 
     harfbuzz_add_utf8(buffer, text, text_length, item_offset, item_length);
 }
 
+/* The item was shaped in `font`, at the scale it has now. */
+static int same_font(const item_t *item, hb_font_t *font) {
+    if (item->font != font) return 0;
+    int xs, ys;
+    hb_font_get_scale(font, &xs, &ys);
+    return xs == item->x_scale && ys == item->y_scale;
+}
+
 /* [start, end) lies in the item, shaped with the same font, settings and features, and the text
  * around it is unchanged. */
 static int matches_item(const item_t *item, hb_font_t *font, hb_buffer_t *buffer, const hb_feature_t *features,
                         unsigned feature_count, const filling_t *f, unsigned start, unsigned end) {
     if (!item->valid || start < item->start || end > item->end) return 0;
-    if (item->font != font || f->text_length != item->text_length) return 0;
-    int xs, ys;
-    hb_font_get_scale(font, &xs, &ys);
-    if (xs != item->x_scale || ys != item->y_scale) return 0;
+    if (!same_font(item, font) || f->text_length != item->text_length) return 0;
     hb_segment_properties_t props;
     hb_buffer_get_segment_properties(buffer, &props);
     if (!hb_segment_properties_equal(&props, (hb_segment_properties_t *)&item->props)) return 0;
@@ -273,13 +278,10 @@ int shape_cache_piece_is_cut(hb_font_t *font, const char *text, int text_length,
     if (atomic_load_explicit(&mode, memory_order_relaxed) != SHAPE_CACHE_ON || !text || text_length < 0) return 0;
     for (int i = 0; i < ITEMS; i++) {
         const item_t *item = &cache.items[i];
-        if (!item->valid || item->font != font || item->start != item_start || item->end != item_end ||
+        if (!item->valid || !same_font(item, font) || item->start != item_start || item->end != item_end ||
             item->text_length != text_length || item->cluster_level == HB_BUFFER_CLUSTER_LEVEL_CHARACTERS ||
             HB_DIRECTION_IS_BACKWARD(item->props.direction) ||
             memcmp(text + item->window_start, item->window, item->window_length) != 0) continue;
-        int xs, ys;
-        hb_font_get_scale(font, &xs, &ys);
-        if (xs != item->x_scale || ys != item->y_scale) continue;
         unsigned from, to;
         return item_slice(item, start, end, HB_GLYPH_FLAG_UNSAFE_TO_BREAK, HB_GLYPH_FLAG_UNSAFE_TO_BREAK, &from, &to);
     }

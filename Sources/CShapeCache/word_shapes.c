@@ -253,6 +253,11 @@ static word_t *store(font_words_t *fw, const char *text, unsigned length, hb_buf
     return w;
 }
 
+/* Where unit k of the request's `count` ends: where the next starts, or the item's end. */
+static unsigned unit_end(const shim_word_request *r, unsigned k, unsigned count) {
+    return k + 1 < count ? words.unit_starts[k + 1] : r->end;
+}
+
 /* The scratch buffer set up to shape `length` bytes at `text` as a unit with `flags` is shaped. */
 static hb_buffer_t *shaping(font_words_t *fw, const shim_word_request *r, const char *text, unsigned length,
                             hb_buffer_flags_t flags) {
@@ -294,7 +299,7 @@ static int shape_missing(font_words_t *fw, const shim_word_request *r, unsigned 
     unsigned total = 0, missing = 0;
     for (unsigned k = 0; k < count; k++) {
         if (words.units[k]) continue;
-        unsigned from = words.unit_starts[k], to = k + 1 < count ? words.unit_starts[k + 1] : r->end;
+        unsigned from = words.unit_starts[k], to = unit_end(r, k, count);
         total += to - from;
         missing++;
     }
@@ -320,7 +325,7 @@ static int shape_missing(font_words_t *fw, const shim_word_request *r, unsigned 
     words.batch_offsets[0] = 0;
     for (unsigned k = 0; k < count; k++) {
         if (words.units[k]) continue;
-        unsigned from = words.unit_starts[k], to = k + 1 < count ? words.unit_starts[k + 1] : r->end, length = to - from;
+        unsigned from = words.unit_starts[k], to = unit_end(r, k, count), length = to - from;
         uint64_t h = hash_bytes(r->text + from, length, 0);
         unsigned i = (unsigned)(h & (size - 1)), slot = slots;
         for (; table[i]; i = (i + 1) & (size - 1)) {
@@ -463,7 +468,7 @@ int shim_word_shapes_fill(const shim_word_request *r, hb_buffer_t *buffer, uint6
     uint64_t now = 0;
     /* The words kept already, and those at the item's ends (shaped as its ends are, alone). */
     for (k = 0; k < count; k++) {
-        unsigned from = words.unit_starts[k], to = k + 1 < count ? words.unit_starts[k + 1] : r->end;
+        unsigned from = words.unit_starts[k], to = unit_end(r, k, count);
         hb_buffer_flags_t flags = (k == 0 ? r->flags & HB_BUFFER_FLAG_BOT : 0) | (k + 1 == count ? r->flags & HB_BUFFER_FLAG_EOT : 0);
         word_t *w = flags ? unit(fw, r, r->text + from, to - from, flags, &now)
                           : lookup(fw, r->text + from, to - from, 0, hash_bytes(r->text + from, to - from, 0));
@@ -478,7 +483,7 @@ int shim_word_shapes_fill(const shim_word_request *r, hb_buffer_t *buffer, uint6
     if (missing && !shape_missing(fw, r, count, &now)) {
         for (k = 0; k < count; k++) {
             if (words.units[k]) continue;
-            unsigned from = words.unit_starts[k], to = k + 1 < count ? words.unit_starts[k + 1] : r->end;
+            unsigned from = words.unit_starts[k], to = unit_end(r, k, count);
             word_t *w = unit(fw, r, r->text + from, to - from, 0, &now);
             if (!w) {
                 *shaped += now;
