@@ -39,8 +39,9 @@ let package = Package(
         // outline, labels).
         .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
         // Content streams rewritten: through qpdf's C++ token filters (black text set as grey, pages
-        // replaced), and marked as artifacts by a lexer of our own, compressed with zlib.
-        .target(name: "CContentColour", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z")]),
+        // replaced), and marked as artifacts by a lexer of our own, inflated and compressed again with
+        // libdeflate (libdeflate-dev), several times faster than zlib at it and a little tighter.
+        .target(name: "CContentColour", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("deflate")]),
         // The program's shaping cache: it defines HarfBuzz's hb_shape and hb_buffer_add_utf8 for the
         // whole process, so only the executable may depend on it (see include/shape_cache.h).
         .target(

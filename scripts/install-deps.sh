@@ -12,7 +12,7 @@ packages=(
   libqrencode-dev
   libsqlite3-dev  # the render service's job queue (bookrender serve)
   libqpdf-dev ghostscript  # PDF finishing (boxes, outline) and CMYK PDF/X-1a
-  zlib1g-dev  # the artifact-marked page contents, compressed
+  libdeflate-dev  # the artifact-marked page contents, inflated and compressed again
   libstdc++-12-dev  # the C++ standard headers qpdf's C++ API (content stream filters) needs
   # the private font set (see fonts/fonts.json)
   fonts-sil-andika fonts-linuxlibertine fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji

@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+#include <libdeflate.h>
+#include <pthread.h>
 
 typedef enum { TOKEN_IGNORABLE, TOKEN_OPERAND, TOKEN_NAME, TOKEN_WORD } token_kind;
 
@@ -349,36 +350,77 @@ int content_mark_artifacts_plain(const unsigned char *content, size_t size, unsi
     return 0;
 }
 
-/* `data`, a zlib stream, inflated into `out`. */
+/* `data`, a zlib stream, inflated into `out`. libdeflate inflates a whole buffer at once, into
+ * room given beforehand: a page's content is a few times its compressed size, so a first guess
+ * of four times nearly always holds, and the room doubles until the content fits. */
 static int inflate_all(const unsigned char *data, size_t size, buffer *out, char *error, size_t error_size) {
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (inflateInit(&z) != Z_OK) {
-        set_error(error, error_size, "zlib could not start inflating");
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    if (!d) {
+        set_error(error, error_size, "out of memory");
         return 1;
     }
-    z.next_in = (Bytef *)data;
-    z.avail_in = (uInt)size;
-    int status = Z_OK;
-    unsigned char chunk[65536];
-    while (status == Z_OK) {
-        z.next_out = chunk;
-        z.avail_out = sizeof chunk;
-        status = inflate(&z, Z_NO_FLUSH);
-        if (status != Z_OK && status != Z_STREAM_END) break;
-        append(out, chunk, sizeof chunk - z.avail_out);
-        if (status == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;
+    size_t room = size < (1u << 14) ? (1u << 16) : size * 4;
+    enum libdeflate_result result = LIBDEFLATE_INSUFFICIENT_SPACE;
+    while (result == LIBDEFLATE_INSUFFICIENT_SPACE) {
+        unsigned char *grown = realloc(out->bytes, room);
+        if (!grown) {
+            out->failed = 1;
+            break;
+        }
+        out->bytes = grown;
+        out->capacity = room;
+        size_t inflated = 0;
+        result = libdeflate_zlib_decompress(d, data, size, out->bytes, room, &inflated);
+        out->size = result == LIBDEFLATE_SUCCESS ? inflated : 0;
+        if (room > SIZE_MAX / 2) break;
+        room *= 2;
     }
-    inflateEnd(&z);
-    if (status != Z_STREAM_END) {
-        set_error(error, error_size, "its Flate-compressed content does not inflate (zlib %d)", status);
-        return 1;
-    }
+    libdeflate_free_decompressor(d);
     if (out->failed) {
         set_error(error, error_size, "out of memory");
         return 1;
     }
+    if (result != LIBDEFLATE_SUCCESS) {
+        set_error(error, error_size, "its Flate-compressed content does not inflate (libdeflate %d)", (int)result);
+        return 1;
+    }
     return 0;
+}
+
+/* One compressor per thread and level, kept: making one sets up tables larger than most pages. */
+static pthread_key_t compressor_key;
+static pthread_once_t compressor_once = PTHREAD_ONCE_INIT;
+typedef struct {
+    int level;
+    struct libdeflate_compressor *compressor;
+} kept_compressor;
+
+static void free_kept(void *p) {
+    kept_compressor *kept = p;
+    libdeflate_free_compressor(kept->compressor);
+    free(kept);
+}
+static void make_compressor_key(void) { pthread_key_create(&compressor_key, free_kept); }
+
+static struct libdeflate_compressor *compressor(int level) {
+    pthread_once(&compressor_once, make_compressor_key);
+    kept_compressor *kept = pthread_getspecific(compressor_key);
+    if (kept && kept->level == level) return kept->compressor;
+    struct libdeflate_compressor *made = libdeflate_alloc_compressor(level);
+    if (!made) return NULL;
+    if (!kept) {
+        kept = malloc(sizeof *kept);
+        if (!kept) {
+            libdeflate_free_compressor(made);
+            return NULL;
+        }
+        pthread_setspecific(compressor_key, kept);
+    } else {
+        libdeflate_free_compressor(kept->compressor);
+    }
+    kept->level = level;
+    kept->compressor = made;
+    return made;
 }
 
 int content_mark_artifacts(const unsigned char *content, size_t size, int compressed, int level, unsigned char **out,
@@ -399,21 +441,22 @@ int content_mark_artifacts(const unsigned char *content, size_t size, int compre
     int status = content_mark_artifacts_plain(content, size, &marked, &marked_size, error, error_size);
     free(inflated.bytes);
     if (status != 0) return 1;
-    uLongf bound = compressBound(marked_size);
-    unsigned char *compressed_bytes = malloc(bound ? bound : 1);
+    struct libdeflate_compressor *c = compressor(level < 1 ? 1 : level > 12 ? 12 : level);
+    size_t bound = c ? libdeflate_zlib_compress_bound(c, marked_size) : 0;
+    unsigned char *compressed_bytes = c ? malloc(bound) : NULL;
     if (!compressed_bytes) {
         free(marked);
         set_error(error, error_size, "out of memory");
         return 1;
     }
-    int z = compress2(compressed_bytes, &bound, marked ? marked : (const unsigned char *)"", marked_size, level);
+    size_t written = libdeflate_zlib_compress(c, marked ? marked : (const unsigned char *)"", marked_size, compressed_bytes, bound);
     free(marked);
-    if (z != Z_OK) {
+    if (written == 0) {
         free(compressed_bytes);
-        set_error(error, error_size, "zlib could not compress the content (%d)", z);
+        set_error(error, error_size, "libdeflate could not compress the content");
         return 1;
     }
     *out = compressed_bytes;
-    *out_size = bound;
+    *out_size = written;
     return 0;
 }

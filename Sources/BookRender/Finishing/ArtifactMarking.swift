@@ -7,8 +7,8 @@ import CContentColour
 /// afterwards: each page gets a new, Flate-compressed content stream, written by both finishing
 /// paths (in an incremental update as a new stream object); pictures and forms stay as they are.
 enum ArtifactMarking {
-    /// zlib's fastest level: every page of a book is compressed again here, after cairo, and
-    /// text pages' content compresses a few per cent less well at it than at the default, a
+    /// libdeflate's fastest level: every page of a book is compressed again here, after cairo,
+    /// and text pages' content compresses a few per cent less well at it than at the default, a
     /// small share of a print PDF, whose pictures pass through untouched.
     static let compression: Int32 = 1
 
@@ -77,7 +77,7 @@ enum ArtifactMarking {
         return Marking(pages: pages, contents: contents, threads: threads)
     }
 
-    fileprivate static func markPage(_ content: Content, index: Int) -> Result<Data, FinishingError> {
+    static func markPage(_ content: Content, index: Int) -> Result<Data, FinishingError> {
         call(content.bytes, index: index) {
             content_mark_artifacts($0, $1, content.compressed ? 1 : 0, compression, $2, $3, $4, $5)
         }.map { Data($0) }

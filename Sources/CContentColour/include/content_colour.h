@@ -34,7 +34,7 @@ int content_replace_pages(const char *input, const char *replacement, const int 
 /// Gives one page's content stream (`content`: decoded, or with `compressed` the zlib data of a
 /// FlateDecode stream) every graphics object painted outside marked content (a painted path, `Do`,
 /// `sh`, an inline image, a text-showing operator) wrapped in `/Artifact BMC … EMC`, and
-/// compresses the result with zlib at `level` for a FlateDecode stream. Returns 0 with the bytes
+/// compresses the result (a zlib stream, by libdeflate at `level`, 1 to 12) for a FlateDecode stream. Returns 0 with the bytes
 /// in `*out` (malloc'ed; the caller frees them), or 1 with a message in `error`. Safe to call from
 /// several threads at once; the same input gives the same bytes.
 int content_mark_artifacts(const unsigned char *content, size_t size, int compressed, int level, unsigned char **out,
