@@ -21,36 +21,88 @@ enum ArtifactMarking {
 
     /// The marking of a document's pages, going on on worker threads while the rest of the
     /// finishing works on the document; `finish` waits for it and gives the pages their new content.
+    /// The workers start on the first pages while the later ones are still being read.
     final class Marking: @unchecked Sendable {
-        private let pages: [QPDFDocument.Handle]
-        /// Each slot written by one worker only, and read once the group is done.
+        private var pages: [QPDFDocument.Handle] = []
+        /// Each slot written once: by the reading thread (`contents`), by one worker (`results`).
+        private let contents: UnsafeMutableBufferPointer<Content?>
         private let results: UnsafeMutableBufferPointer<Result<Data, FinishingError>?>
         private let group = DispatchGroup()
+        private let read = NSCondition()
+        /// Pages read so far (guarded by `read`); `ended` once no more will be.
+        private var readCount = 0
+        private var ended = false
+        /// Threads marking pages; with one, the reading thread marks each page as it reads it.
+        private let workers: Int
 
-        fileprivate init(pages: [QPDFDocument.Handle], contents: [Content], threads: Int) {
-            self.pages = pages
-            results = .allocate(capacity: contents.count)
+        fileprivate init(pageCount: Int, threads: Int) {
+            contents = .allocate(capacity: pageCount)
+            contents.initialize(repeating: nil)
+            results = .allocate(capacity: pageCount)
             results.initialize(repeating: nil)
-            let workers = max(1, min(threads, contents.count))
-            nonisolated(unsafe) let out = results
-            let work: @Sendable (Int) -> Void = { worker in
-                // Page by page in turn, so that workers finish together however the pages' sizes run.
-                for index in Swift.stride(from: worker, to: contents.count, by: workers) {
-                    out[index] = ArtifactMarking.markPage(contents[index], index: index)
+            let workers = max(1, min(threads, pageCount))
+            self.workers = workers
+            guard workers > 1 else { return }
+            for worker in 0..<workers {
+                DispatchQueue.global().async(group: group) {
+                    // Page by page in turn, so that workers finish together however the pages' sizes run.
+                    for index in Swift.stride(from: worker, to: pageCount, by: workers) {
+                        guard let content = self.waitForContent(index) else { return }
+                        self.results[index] = ArtifactMarking.markPage(content, index: index)
+                    }
                 }
-            }
-            if workers == 1 {
-                work(0)
-            } else {
-                for worker in 0..<workers { DispatchQueue.global().async(group: group) { work(worker) } }
             }
         }
 
         deinit {
             // Also when the finishing failed before `finish`: the workers write into `results`.
+            endReading()
             group.wait()
+            contents.deinitialize()
+            contents.deallocate()
             results.deinitialize()
             results.deallocate()
+        }
+
+        /// Reads the pages' contents from `doc`, handing each to the workers as it comes.
+        fileprivate func read(_ doc: QPDFDocument) throws {
+            defer { endReading() }
+            for index in 0..<contents.count {
+                let page = try doc.page(index)
+                pages.append(page)
+                let content = if let stored = try doc.flatePageContent(page) {
+                    Content(bytes: stored, compressed: true)
+                } else {
+                    Content(bytes: try doc.pageContent(page), compressed: false)
+                }
+                if workers == 1 {
+                    results[index] = ArtifactMarking.markPage(content, index: index)
+                    continue
+                }
+                contents[index] = content
+                read.withLock {
+                    readCount = index + 1
+                    read.broadcast()
+                }
+            }
+        }
+
+        private func endReading() {
+            read.withLock {
+                ended = true
+                read.broadcast()
+            }
+        }
+
+        /// Page `index`'s content once read; nil when reading stopped before it.
+        private func waitForContent(_ index: Int) -> Content? {
+            read.lock()
+            while readCount <= index && !ended { read.wait() }
+            let ready = readCount > index
+            read.unlock()
+            guard ready else { return nil }
+            defer { contents[index] = nil }
+            return contents[index]
         }
 
         /// Waits for the workers, then sets each page's `/Contents` to its marked stream.
@@ -69,12 +121,9 @@ enum ArtifactMarking {
     /// here; the inflating, marking and compressing touch no qpdf object.
     static func start(_ doc: QPDFDocument, threads: Int) throws -> Marking? {
         guard try doc.hasStructureTree else { return nil }
-        let pages = try (0..<doc.pageCount).map { try doc.page($0) }
-        let contents = try pages.map { page in
-            if let stored = try doc.flatePageContent(page) { return Content(bytes: stored, compressed: true) }
-            return Content(bytes: try doc.pageContent(page), compressed: false)
-        }
-        return Marking(pages: pages, contents: contents, threads: threads)
+        let marking = Marking(pageCount: try doc.pageCount, threads: threads)
+        try marking.read(doc)
+        return marking
     }
 
     static func markPage(_ content: Content, index: Int) -> Result<Data, FinishingError> {
