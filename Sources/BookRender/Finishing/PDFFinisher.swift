@@ -56,6 +56,7 @@ public enum PDFFinisher {
     static func finishInPlace(_ file: URL, as target: URL, plan: FinishingPlan, contentDigest: String) throws {
         guard plan.outputIntent == nil else { throw FinishingError("an output intent cannot be added in place") }
         let update: IncrementalUpdate
+        let release = DocumentRelease()
         do {
             let doc = try QPDFDocument(reading: file, mapping: true)
             try apply(plan, to: doc, input: file, source: file)
@@ -67,8 +68,25 @@ public enum PDFFinisher {
                 try TransparencyFlattener.removePageGroups(doc)
             }
             update = try IncrementalUpdate(doc)
+            release.start(doc)
         }
+        // Freed by the time this returns, as before, but while the update is written.
+        defer { release.wait() }
         try update.append(to: file, naming: target, contentDigest: contentDigest)
+    }
+
+    /// Frees a document (qpdf's objects for every page and stream of a long book) on another
+    /// thread.
+    private final class DocumentRelease: @unchecked Sendable {
+        private var doc: QPDFDocument?
+        private let group = DispatchGroup()
+
+        func start(_ doc: QPDFDocument) {
+            self.doc = doc
+            DispatchQueue.global().async(group: group) { self.doc = nil }
+        }
+
+        func wait() { group.wait() }
     }
 
     /// `source`: the file `doc` was read from (`input` itself, or `input` flattened).
