@@ -26,6 +26,8 @@ final class PDFSink {
     /// Copies the pictures passed through, on its thread or on this one; made at the first.
     private var copier: ImageCopier?
     private var resourceLists = ResourceListFilter()
+    /// Streams cairo wrote plain, compressed (and a page's content marked) here.
+    private(set) var plainStreams = PlainStreams()
 
     /// `copyingOnAThread`: pictures are copied on the `ImageCopier`'s thread; without, as cairo writes them.
     /// `name`: the file the PDF becomes, renamed from `url` once finished.
@@ -53,18 +55,35 @@ final class PDFSink {
     func write(_ data: UnsafePointer<UInt8>, _ length: Int) -> Bool {
         guard let file, error == nil else { return false }
         let start = UnsafeRawPointer(data)
+        // Inside a plain stream's body cairo writes a few bytes at a time, and never a picture's.
+        if plainStreams.inBody { return act(plainStreams.take(UnsafeRawBufferPointer(start: data, count: length)), data, length, file) }
         if let image = known[start], image.count == length {
+            guard putPlain(plainStreams.flush(), into: file) else { return false }
+            plainStreams.skip(length)
             digest.update(Data("<image \(image.id)>".utf8))
             if let source = image.source { return copyPicture(from: source, length: length, into: file) }
             return put(start, length, into: file)
         }
         if let (base, image) = fileBacked(containing: start, length), let source = image.source {
+            guard putPlain(plainStreams.flush(), into: file) else { return false }
+            plainStreams.skip(length)
             return copyHashing(from: source, offset: start - base, length: length, into: file)
+        }
+        return act(plainStreams.take(UnsafeRawBufferPointer(start: data, count: length)), data, length, file)
+    }
+
+    /// Writes what the plain-stream filter made of one of cairo's writes.
+    private func act(_ action: PlainStreams.Action, _ data: UnsafePointer<UInt8>, _ length: Int,
+                     _ file: UnsafeMutablePointer<FILE>) -> Bool {
+        switch action {
+        case .hold: return true
+        case .write(let bytes): return putPlain(bytes, into: file)
+        case .pass: break
         }
         let piece = UnsafeBufferPointer(start: data, count: length)
         if resourceLists.wants(piece) { return putPlain(resourceLists.pass(piece), into: file) }
         digest.update(UnsafeRawBufferPointer(start: data, count: length))
-        return put(start, length, into: file)
+        return put(UnsafeRawPointer(data), length, into: file)
     }
 
     /// A failure as the error to throw: an `OutputError` when the PDF could not be written.
@@ -78,6 +97,7 @@ final class PDFSink {
     /// Flushes and closes the file; returns the content digest.
     func close() throws -> String {
         guard let f = file else { throw RenderError("\(path) was already closed") }
+        _ = putPlain(plainStreams.flush(), into: f)
         _ = putPlain(resourceLists.flush(), into: f)
         file = nil
         if let failure = copier?.finish(), error == nil { error = failure }

@@ -87,8 +87,11 @@ final class PDFPageStream {
         let media = document.geometry.mediaSize(trim: document.trim)
         drawer = PageDrawer(images: PDFImageSources(sink: sink), opaque: opaque, text: text, tagged: document.tagged)
         surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
-            let sink = Unmanaged<PDFSink>.fromOpaque(closure!).takeUnretainedValue()
-            return sink.write(data!, Int(length)) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR
+            // Called for every few bytes cairo writes: the sink, kept alive by its stream, is
+            // used without retaining it each time.
+            Unmanaged<PDFSink>.fromOpaque(closure!)._withUnsafeGuaranteedRef { sink in
+                sink.write(data!, Int(length)) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR
+            }
         }, Unmanaged.passUnretained(sink).toOpaque(), media.width, media.height)!
         cr = cairo_create(surface)!
         try check()
@@ -109,6 +112,9 @@ final class PDFPageStream {
         cairo_show_page(cr)
         try check()
     }
+
+    /// The page content streams the sink marked as it wrote them.
+    var markedContents: Set<Int> { sink.plainStreams.marked }
 
     /// Finishes the PDF and returns the digest of its content.
     func close() throws -> String {

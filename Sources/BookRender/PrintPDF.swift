@@ -47,6 +47,7 @@ public enum PrintPDF {
             let digest = try stream.close()
             var plan = finishingPlan(tree, pages: nil, profile: nil, tagged: document.tagged)
             plan.threads = threads
+            plan.markedContents = stream.markedContents
             try PDFFinisher.finishInPlace(tmp, as: url, plan: plan, contentDigest: digest)
             laidOut = tree
         }

@@ -359,7 +359,7 @@ static int inflate_all(const unsigned char *data, size_t size, buffer *out, char
         set_error(error, error_size, "out of memory");
         return 1;
     }
-    size_t room = size < (1u << 14) ? (1u << 16) : size * 4;
+    size_t room = size < (1u << 14) ? (1u << 16) : size > SIZE_MAX / 8 ? SIZE_MAX / 2 : size * 4;
     enum libdeflate_result result = LIBDEFLATE_INSUFFICIENT_SPACE;
     while (result == LIBDEFLATE_INSUFFICIENT_SPACE) {
         unsigned char *grown = realloc(out->bytes, room);
@@ -451,6 +451,28 @@ int content_mark_artifacts(const unsigned char *content, size_t size, int compre
     }
     size_t written = libdeflate_zlib_compress(c, marked ? marked : (const unsigned char *)"", marked_size, compressed_bytes, bound);
     free(marked);
+    if (written == 0) {
+        free(compressed_bytes);
+        set_error(error, error_size, "libdeflate could not compress the content");
+        return 1;
+    }
+    *out = compressed_bytes;
+    *out_size = written;
+    return 0;
+}
+
+int content_compress(const unsigned char *content, size_t size, int level, unsigned char **out, size_t *out_size,
+                     char *error, size_t error_size) {
+    *out = NULL;
+    *out_size = 0;
+    struct libdeflate_compressor *c = compressor(level < 1 ? 1 : level > 12 ? 12 : level);
+    size_t bound = c ? libdeflate_zlib_compress_bound(c, size) : 0;
+    unsigned char *compressed_bytes = c ? malloc(bound) : NULL;
+    if (!compressed_bytes) {
+        set_error(error, error_size, "out of memory");
+        return 1;
+    }
+    size_t written = libdeflate_zlib_compress(c, size ? content : (const unsigned char *)"", size, compressed_bytes, bound);
     if (written == 0) {
         free(compressed_bytes);
         set_error(error, error_size, "libdeflate could not compress the content");

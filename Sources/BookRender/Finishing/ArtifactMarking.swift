@@ -17,6 +17,8 @@ enum ArtifactMarking {
     struct Content: Sendable {
         var bytes: [UInt8]
         var compressed: Bool
+        /// Marked already: the page keeps it.
+        var keep = false
     }
 
     /// The marking of a document's pages, going on on worker threads while the rest of the
@@ -24,7 +26,8 @@ enum ArtifactMarking {
     /// The workers start on the first pages while the later ones are still being read.
     final class Marking: @unchecked Sendable {
         private var pages: [QPDFDocument.Handle] = []
-        /// Each slot written once: by the reading thread (`contents`), by one worker (`results`).
+        /// Each slot written once: `contents` by the reading thread, `results` by the thread that
+        /// marks the page; `finish` reads `results` once the workers are done.
         private let contents: UnsafeMutableBufferPointer<Content?>
         private let results: UnsafeMutableBufferPointer<Result<Data, FinishingError>?>
         private let group = DispatchGroup()
@@ -32,6 +35,8 @@ enum ArtifactMarking {
         /// Pages read so far (guarded by `read`); `ended` once no more will be.
         private var readCount = 0
         private var ended = false
+        /// Pages whose content was marked already; the reading thread's alone.
+        private var kept = Set<Int>()
         /// Threads marking pages; with one, the reading thread marks each page as it reads it.
         private let workers: Int
 
@@ -48,6 +53,7 @@ enum ArtifactMarking {
                     // Page by page in turn, so that workers finish together however the pages' sizes run.
                     for index in Swift.stride(from: worker, to: pageCount, by: workers) {
                         guard let content = self.waitForContent(index) else { return }
+                        if content.keep { continue }
                         self.results[index] = ArtifactMarking.markPage(content, index: index)
                     }
                 }
@@ -65,11 +71,16 @@ enum ArtifactMarking {
         }
 
         /// Reads the pages' contents from `doc`, handing each to the workers as it comes.
-        fileprivate func read(_ doc: QPDFDocument) throws {
+        fileprivate func read(_ doc: QPDFDocument, markedAlready: Set<Int>) throws {
             defer { endReading() }
             for index in 0..<contents.count {
                 let page = try doc.page(index)
                 pages.append(page)
+                if !markedAlready.isEmpty, let id = try doc.objectID(try doc.get(page, "/Contents")), markedAlready.contains(id) {
+                    kept.insert(index)
+                    if workers > 1 { handOver(Content(bytes: [], compressed: false, keep: true), at: index) }
+                    continue
+                }
                 let content = if let stored = try doc.flatePageContent(page) {
                     Content(bytes: stored, compressed: true)
                 } else {
@@ -79,11 +90,15 @@ enum ArtifactMarking {
                     results[index] = ArtifactMarking.markPage(content, index: index)
                     continue
                 }
-                contents[index] = content
-                read.withLock {
-                    readCount = index + 1
-                    read.broadcast()
-                }
+                handOver(content, at: index)
+            }
+        }
+
+        private func handOver(_ content: Content, at index: Int) {
+            contents[index] = content
+            read.withLock {
+                readCount = index + 1
+                read.broadcast()
             }
         }
 
@@ -109,7 +124,7 @@ enum ArtifactMarking {
         func finish(into doc: QPDFDocument) throws {
             group.wait()
             let flate = try doc.name("FlateDecode")
-            for (page, result) in zip(pages, results) {
+            for (index, (page, result)) in zip(pages, results).enumerated() where !kept.contains(index) {
                 let stream = try doc.indirect(try doc.stream(data: try result!.get(), filter: flate))
                 try doc.set(page, "/Contents", stream)
             }
@@ -119,10 +134,12 @@ enum ArtifactMarking {
     /// Starts marking every page of `doc` on up to `threads` threads (on this one alone for 1);
     /// nil for a PDF without a structure tree, which has nothing to mark. qpdf reads the contents
     /// here; the inflating, marking and compressing touch no qpdf object.
-    static func start(_ doc: QPDFDocument, threads: Int) throws -> Marking? {
+    /// `markedAlready`: content streams (by object number) marked as they were written, which a
+    /// page keeps.
+    static func start(_ doc: QPDFDocument, threads: Int, markedAlready: Set<Int> = []) throws -> Marking? {
         guard try doc.hasStructureTree else { return nil }
         let marking = Marking(pageCount: try doc.pageCount, threads: threads)
-        try marking.read(doc)
+        try marking.read(doc, markedAlready: markedAlready)
         return marking
     }
 

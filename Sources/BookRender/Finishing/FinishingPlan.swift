@@ -118,6 +118,9 @@ public struct FinishingPlan: Sendable, Equatable {
     public var metadata: XMPMetadata?
     /// How many threads the finishing may work on (the artifact marking of a tagged PDF's pages).
     public var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// Page content streams (by object number) whose artifacts are marked already: the PDF's
+    /// sink marked them as cairo wrote them (see `PlainStreams`).
+    public var markedContents: Set<Int> = []
 
     public init(pages: [PageBoxes] = [], info: DocumentInfo = DocumentInfo(), language: String? = nil,
                 outline: [OutlineItem] = [], pageLabels: [PageLabelRange] = [], pageLayout: PageLayout? = nil,

@@ -94,7 +94,8 @@ public enum PDFFinisher {
         // The pages' artifact marking goes on beside the rest of the finishing, from the start.
         let marking: ArtifactMarking.Marking?
         do {
-            marking = plan.figureAltTexts == nil ? nil : try ArtifactMarking.start(doc, threads: plan.threads)
+            marking = plan.figureAltTexts == nil ? nil
+                : try ArtifactMarking.start(doc, threads: plan.threads, markedAlready: plan.markedContents)
         } catch let error as FinishingError {
             throw FinishingError("\(source.path): \(error.message)")
         }

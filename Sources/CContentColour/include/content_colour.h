@@ -34,11 +34,16 @@ int content_replace_pages(const char *input, const char *replacement, const int 
 /// Gives one page's content stream (`content`: decoded, or with `compressed` the zlib data of a
 /// FlateDecode stream) every graphics object painted outside marked content (a painted path, `Do`,
 /// `sh`, an inline image, a text-showing operator) wrapped in `/Artifact BMC … EMC`, and
-/// compresses the result (a zlib stream, by libdeflate at `level`, 1 to 12) for a FlateDecode stream. Returns 0 with the bytes
-/// in `*out` (malloc'ed; the caller frees them), or 1 with a message in `error`. Safe to call from
-/// several threads at once; the same input gives the same bytes.
+/// compresses the result for a FlateDecode stream (a zlib stream, by libdeflate at `level`, 1 to
+/// 12). Returns 0 with the bytes in `*out` (malloc'ed; the caller frees them), or 1 with a message
+/// in `error`. Safe to call from several threads at once; the same input gives the same bytes.
 int content_mark_artifacts(const unsigned char *content, size_t size, int compressed, int level, unsigned char **out,
                            size_t *out_size, char *error, size_t error_size);
+
+/// `content` compressed as a zlib stream by libdeflate at `level` (1 to 12), for a FlateDecode
+/// stream; returns as `content_mark_artifacts` does.
+int content_compress(const unsigned char *content, size_t size, int level, unsigned char **out, size_t *out_size,
+                     char *error, size_t error_size);
 
 /// `content_mark_artifacts` without the compression: the marked content as it reads.
 int content_mark_artifacts_plain(const unsigned char *content, size_t size, unsigned char **out, size_t *out_size,
