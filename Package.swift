@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "bookrender",
             dependencies: [
-                "BookRenderKit", "BookLayout", "BookServe", "CShapeCache",
+                "BookRenderKit", "BookRender", "BookLayout", "BookServe", "CShapeCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

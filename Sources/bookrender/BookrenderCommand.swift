@@ -3,6 +3,7 @@ import Foundation
 import BookLayout
 import BookRenderKit
 import CShapeCache
+import BookRender
 
 @main
 struct Bookrender: ParsableCommand {
@@ -30,6 +31,12 @@ struct Bookrender: ParsableCommand {
         // Before anything uses Pango: whether the shaping cache is on is decided once, for the
         // whole process (CShapeCache/include/shape_cache.h).
         shape_cache_start()
+        // Also before any thread: cairo's page content plain, compressed once by the PDF's sink
+        // (BookRender's PlainStreams), where cairo would compress it and the finishing inflate it
+        // again to mark its artifacts. Only for the cairo whose output the sink reads.
+        if ProcessInfo.processInfo.environment[PlainCairoContent.switchVariable] != "0", PlainCairoContent.readsThisCairo {
+            setenv(PlainCairoContent.cairoVariable, "1", 1)
+        }
         ShapingCacheHook.pieceIsCut = shape_cache_piece_is_cut
         Interruption.install()
         refuseUnknownCommand()

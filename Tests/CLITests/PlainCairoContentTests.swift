@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import BookTestSupport
+
+/// The program has cairo write page content plain (`CAIRO_DEBUG_PDF`, set at its start for
+/// cairo 1.16) and its PDF sink compresses and marks it once (`PlainStreams`);
+/// `BOOKRENDER_PLAIN_CAIRO_CONTENT=0` leaves cairo compressing it and the finishing marking it,
+/// as a library does. Both ways the PDF must read, draw and extract the same.
+@Suite struct PlainCairoContentTests {
+    struct Export {
+        let pdf: URL
+        let bytes: Data
+    }
+
+    static func export(_ book: URL, plain: Bool, into dir: URL) throws -> Export {
+        let pdf = dir.appendingPathComponent(plain ? "plain.pdf" : "compressed.pdf")
+        var environment = ProcessInfo.processInfo.environment
+        environment["BOOKRENDER_PLAIN_CAIRO_CONTENT"] = plain ? nil : "0"
+        environment["CAIRO_DEBUG_PDF"] = nil
+        let result = try run(try Repository.binary.path, ["export", book.path, "-o", pdf.path, "-q"], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        return Export(pdf: pdf, bytes: try Data(contentsOf: pdf))
+    }
+
+    /// Every page drawn at 30 dpi, by name.
+    static func pages(_ pdf: URL, in dir: URL, prefix: String) throws -> [String: Data] {
+        try run("pdftoppm", ["-r", "30", "-png", pdf.path, dir.appendingPathComponent(prefix).path])
+        var out: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name.hasPrefix(prefix + "-") {
+            out[String(name.dropFirst(prefix.count))] = try Data(contentsOf: dir.appendingPathComponent(name))
+        }
+        return out
+    }
+
+    /// The page content as readers decode it, every stream written out plain by qpdf.
+    static func decoded(_ pdf: URL, in dir: URL) throws -> String {
+        let out = dir.appendingPathComponent(pdf.deletingPathExtension().lastPathComponent + "-qdf.pdf")
+        let result = try run("qpdf", ["--qdf", "--object-streams=disable", pdf.path, out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        return String(decoding: try Data(contentsOf: out), as: UTF8.self)
+    }
+
+    @Test(arguments: ["storybook", "memoir"])
+    func theSamePDFEitherWay(_ sample: String) throws {
+        let dir = try temporaryDirectory("plain-content")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let book = Repository.samples.appendingPathComponent(sample).appendingPathComponent("book.json")
+        let plain = try Self.export(book, plain: true, into: dir), compressed = try Self.export(book, plain: false, into: dir)
+
+        for pdf in [plain.pdf, compressed.pdf] {
+            let check = try run("qpdf", ["--check", pdf.path])
+            #expect(check.status == 0, "\(pdf.lastPathComponent): \(check.stdout)\(check.stderr)")
+        }
+        #expect(try run("pdftotext", [plain.pdf.path, "-"]).stdout == (try run("pdftotext", [compressed.pdf.path, "-"]).stdout))
+        let drawn = try Self.pages(plain.pdf, in: dir, prefix: "p"), drawnBefore = try Self.pages(compressed.pdf, in: dir, prefix: "c")
+        #expect(!drawn.isEmpty)
+        #expect(drawn.keys.sorted() == drawnBefore.keys.sorted())
+        for (name, png) in drawn { #expect(png == drawnBefore[name], "page \(name) differs") }
+
+        // The same artifacts marked; no page content left plain in the file; and none of cairo's
+        // compressed content left behind the finishing's update, so the file is smaller.
+        let marks = try Self.decoded(plain.pdf, in: dir).components(separatedBy: "/Artifact BMC").count - 1
+        #expect(marks > 0)
+        #expect(marks == (try Self.decoded(compressed.pdf, in: dir)).components(separatedBy: "/Artifact BMC").count - 1)
+        #expect(plain.bytes.range(of: Data(">>\nstream\n1 0 0 -1 0 ".utf8)) == nil)
+        #expect(plain.bytes.count < compressed.bytes.count)
+    }
+
+    @Test func theSameBookGivesTheSameBytes() throws {
+        let dir = try temporaryDirectory("plain-content-twice")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let book = Repository.samples.appendingPathComponent("memoir").appendingPathComponent("book.json")
+        let first = try Self.export(book, plain: true, into: dir).bytes
+        let second = try Self.export(book, plain: true, into: dir).bytes
+        #expect(first == second)
+    }
+}
