@@ -2,6 +2,17 @@ import Foundation
 import CContentColour
 import CGraphics
 
+/// What a program sets, before it starts any thread, to have cairo write page content plain for
+/// `PlainStreams` (the executable does; a library leaves the process's environment alone).
+public enum PlainCairoContent {
+    /// cairo reads it when a PDF surface is made, and then writes its content streams plain.
+    public static let cairoVariable = "CAIRO_DEBUG_PDF"
+    /// Set to 0, the program leaves cairo compressing its content itself.
+    public static let switchVariable = "BOOKRENDER_PLAIN_CAIRO_CONTENT"
+    /// Whether this process's cairo writes its PDF the way the filter reads it (1.16.0, Debian 12's).
+    public static var readsThisCairo: Bool { String(cString: cairo_version_string()) == "1.16.0" }
+}
+
 /// cairo 1.16 compresses every page's content stream (zlib, default level), and the finishing used
 /// to inflate each one again to mark its artifacts, then compress it a second time. Told to
 /// (`CAIRO_DEBUG_PDF` in its environment when the surface is made, see `PlainCairoContent`),
@@ -15,19 +26,8 @@ import CGraphics
 /// header arrives as "12 0 obj\n<< /Length ", "13 0 R\n", ">>\nstream\n", and its end as one
 /// "\nendstream\nendobj\n". Anything else is passed on as it came: a stream whose header it does
 /// not know stays as cairo wrote it, and a compressed one (cairo's usual way) is never touched.
-/// What a program sets, before it starts any thread, to have cairo write page content plain for
-/// `PlainStreams` (the executable does; a library leaves the process's environment alone).
-public enum PlainCairoContent {
-    /// cairo reads it when a PDF surface is made, and then writes its content streams plain.
-    public static let cairoVariable = "CAIRO_DEBUG_PDF"
-    /// Set to 0, the program leaves cairo compressing its content itself.
-    public static let switchVariable = "BOOKRENDER_PLAIN_CAIRO_CONTENT"
-    /// Whether this process's cairo writes its PDF the way the filter reads it (1.16.0, Debian 12's).
-    public static var readsThisCairo: Bool { String(cString: cairo_version_string()) == "1.16.0" }
-}
-
 struct PlainStreams {
-    enum Action: Equatable {
+    enum Action {
         /// Write cairo's bytes as they are.
         case pass
         /// Nothing to write yet.
@@ -50,8 +50,6 @@ struct PlainStreams {
     private var lengths: [Int: Int] = [:]
     /// The page content streams marked here, by object number.
     private(set) var marked: Set<Int> = []
-    /// Whether a plain stream was seen: cairo was told to write them.
-    private(set) var sawPlainStream = false
     let level: Int32
 
     init(level: Int32 = ArtifactMarking.compression) { self.level = level }
@@ -82,7 +80,6 @@ struct PlainStreams {
             guard held.count >= Self.headerEnd.count, held.suffix(Self.headerEnd.count).elementsEqual(Self.headerEnd) else { return .hold }
             guard let parsed = Self.parseHeader(held), !Self.contains(parsed.extras, Self.filterKey) else { return passHeld() }
             header = (parsed.id, parsed.length, parsed.extras, held.count)
-            sawPlainStream = true
             held.removeAll(keepingCapacity: true)
             held.reserveCapacity(1 << 16)
             mode = .body
@@ -120,8 +117,8 @@ struct PlainStreams {
         }
     }
 
-    /// What is held, to write before something the filter does not see (a picture's bytes), or
-    /// at the end; nothing is transformed after this.
+    /// What is held, to write before something the filter does not see (a picture's bytes) or at
+    /// the end.
     mutating func flush() -> [UInt8] {
         defer {
             held.removeAll()
