@@ -2,6 +2,7 @@ import Foundation
 import BookBase
 import BookResolve
 import CShim
+import CContentColour
 
 /// Where cairo's PDF bytes go: into the file, and into a running digest of the content
 /// (`ContentHash`) that becomes the document's `/ID`. A JPEG passed through reaches the sink as
@@ -27,12 +28,17 @@ final class PDFSink {
     private var copier: ImageCopier?
     private var resourceLists = ResourceListFilter()
     /// Streams cairo wrote plain, compressed (and a page's content marked) here.
-    private(set) var plainStreams = PlainStreams()
+    private(set) var plainStreams: PlainStreams
+    /// The C buffer `plainStreams` collects a body in: cairo writes a body a few bytes at a time,
+    /// which this takes without the filter's Swift state.
+    private let plainBody: UnsafeMutablePointer<plain_body>
 
     /// `copyingOnAThread`: pictures are copied on the `ImageCopier`'s thread; without, as cairo writes them.
     /// `name`: the file the PDF becomes, renamed from `url` once finished.
     init(_ url: URL, name: URL? = nil, copyingOnAThread: Bool = true) throws {
         path = (name ?? url).path
+        plainStreams = PlainStreams()
+        plainBody = plainStreams.body.pointer
         copiesOnAThread = copyingOnAThread
         replacing = name.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
         guard let f = fopen(url.path, "wb") else { throw OutputError.cannotWrite(name ?? url) }
@@ -56,7 +62,7 @@ final class PDFSink {
         guard let file, error == nil else { return false }
         let start = UnsafeRawPointer(data)
         // Inside a plain stream's body cairo writes a few bytes at a time, and never a picture's.
-        if plainStreams.inBody { return act(plainStreams.take(UnsafeRawBufferPointer(start: data, count: length)), data, length, file) }
+        if plain_body_take(plainBody, data, length) == 0 { return true }
         if let image = known[start], image.count == length {
             guard putPlain(plainStreams.flush(), into: file) else { return false }
             plainStreams.skip(length)
@@ -78,6 +84,9 @@ final class PDFSink {
         switch action {
         case .hold: return true
         case .write(let bytes): return putPlain(bytes, into: file)
+        case .failed:
+            error = .writing("out of memory")
+            return false
         case .pass: break
         }
         let piece = UnsafeBufferPointer(start: data, count: length)

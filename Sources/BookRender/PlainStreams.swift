@@ -34,12 +34,17 @@ struct PlainStreams {
         case hold
         /// Write these instead (held bytes with them).
         case write([UInt8])
+        /// A stream's body could not be kept (out of memory): the PDF fails.
+        case failed
     }
 
     private enum Mode { case pass, header, body, lengthValue(Int), crossReference, startxref }
     private var mode = Mode.pass
-    /// Bytes held back: a stream's header until it is whole, then its body.
+    /// Bytes held back: a stream's header until it is whole, or a length object's start.
     private var held: [UInt8] = []
+    /// A plain stream's body, collected in C (see `PDFSink.write`, which hands it cairo's writes
+    /// while it is active).
+    let body = PlainBody()
     private var header: (id: Int, length: Int, extras: ArraySlice<UInt8>, bytes: Int)?
     /// Bytes cairo has written, and what the filter wrote minus that.
     private var cairoPosition = 0
@@ -54,11 +59,15 @@ struct PlainStreams {
 
     init(level: Int32 = ArtifactMarking.compression) { self.level = level }
 
-    /// Inside a plain stream, collecting its body.
-    var inBody: Bool { if case .body = mode { true } else { false } }
 
     /// Takes one write of cairo's.
     mutating func take(_ bytes: UnsafeRawBufferPointer) -> Action {
+        if case .body = mode {
+            // The body's bytes are counted when the stream ends (`PDFSink` hands most of them
+            // to the buffer directly).
+            guard let p = bytes.baseAddress, plain_body_take(body.pointer, p, bytes.count) == 1 else { return .hold }
+            return finishStream(endedBy: bytes.count)
+        }
         defer { cairoPosition += bytes.count }
         switch mode {
         case .pass:
@@ -81,15 +90,11 @@ struct PlainStreams {
             guard let parsed = Self.parseHeader(held), !Self.contains(parsed.extras, Self.filterKey) else { return passHeld() }
             header = (parsed.id, parsed.length, parsed.extras, held.count)
             held.removeAll(keepingCapacity: true)
-            held.reserveCapacity(1 << 16)
+            body.start()
             mode = .body
             return .hold
         case .body:
-            guard bytes.count == Self.streamEnd.count, bytes.elementsEqual(Self.streamEnd) else {
-                held.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
-                return .hold
-            }
-            return finishStream(endedBy: bytes.count)
+            return .hold
         case .lengthValue(let id):
             mode = .pass
             var out = held
@@ -127,7 +132,9 @@ struct PlainStreams {
         }
         // A stream cut short by something else is written as cairo wrote it, header and all.
         guard case .body = mode else { return held }
-        return rebuiltPlainHeader() + held
+        let collected = body.end() ?? []
+        cairoPosition += collected.count
+        return rebuiltPlainHeader() + collected
     }
 
     /// Cairo's bytes for a write the filter passes over whole (a picture), counted.
@@ -146,8 +153,9 @@ struct PlainStreams {
         guard let header else { return passHeld() }
         self.header = nil
         mode = .pass
-        let body = held
-        held.removeAll()
+        guard let body = self.body.end() else { return .failed }
+        // This stream's end, in cairo's bytes: its body and the write that ends it.
+        cairoPosition += body.count + endLength
         var content = body
         let pageContent = header.extras.isEmpty && body.starts(with: Self.pageContentStart)
         var wasMarked = false
@@ -166,7 +174,7 @@ struct PlainStreams {
         out += compressed
         out += Self.streamEnd
         lengths[header.length] = compressed.count
-        moveOffsets(after: cairoPosition + endLength, written: out.count, cairoWrote: header.bytes + body.count + endLength)
+        moveOffsets(after: cairoPosition, written: out.count, cairoWrote: header.bytes + body.count + endLength)
         return .write(out)
     }
 
@@ -265,5 +273,34 @@ struct PlainStreams {
 
     private static func contains(_ bytes: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
         firstRange(of: needle, in: bytes) != nil
+    }
+}
+
+/// The C buffer a plain stream's body is collected in.
+final class PlainBody {
+    let pointer: UnsafeMutablePointer<plain_body>
+
+    init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: plain_body(bytes: nil, size: 0, capacity: 0, active: 0, failed: 0))
+    }
+
+    deinit {
+        free(pointer.pointee.bytes)
+        pointer.deallocate()
+    }
+
+    func start() {
+        pointer.pointee.size = 0
+        pointer.pointee.failed = 0
+        pointer.pointee.active = 1
+    }
+
+    /// The body collected (nil when it could not all be kept); the buffer stops collecting.
+    func end() -> [UInt8]? {
+        pointer.pointee.active = 0
+        guard pointer.pointee.failed == 0 else { return nil }
+        guard let bytes = pointer.pointee.bytes else { return [] }
+        return Array(UnsafeBufferPointer(start: bytes, count: pointer.pointee.size))
     }
 }

@@ -482,3 +482,24 @@ int content_compress(const unsigned char *content, size_t size, int level, unsig
     *out_size = written;
     return 0;
 }
+
+int plain_body_take(plain_body *body, const unsigned char *data, size_t length) {
+    static const char end[] = "\nendstream\nendobj\n";
+    if (!body->active) return 2;
+    if (length == sizeof end - 1 && memcmp(data, end, length) == 0) return 1;
+    if (body->failed) return 0;
+    if (body->size + length > body->capacity) {
+        size_t capacity = body->capacity ? body->capacity : 1u << 16;
+        while (capacity < body->size + length) capacity *= 2;
+        unsigned char *grown = realloc(body->bytes, capacity);
+        if (!grown) {
+            body->failed = 1;
+            return 0;
+        }
+        body->bytes = grown;
+        body->capacity = capacity;
+    }
+    memcpy(body->bytes + body->size, data, length);
+    body->size += length;
+    return 0;
+}

@@ -74,6 +74,7 @@ import BookTestSupport
             case .pass: out += write
             case .hold: break
             case .write(let bytes): out += bytes
+            case .failed: Issue.record("a body could not be kept")
             }
         }
         out += filter.flush()

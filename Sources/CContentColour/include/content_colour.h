@@ -40,6 +40,18 @@ int content_replace_pages(const char *input, const char *replacement, const int 
 int content_mark_artifacts(const unsigned char *content, size_t size, int compressed, int level, unsigned char **out,
                            size_t *out_size, char *error, size_t error_size);
 
+/// The body of a stream cairo writes plain, a few bytes per write: collected here, where a write
+/// costs a copy, rather than in Swift. `active` while a body is being collected.
+typedef struct {
+    unsigned char *bytes;
+    size_t size, capacity;
+    int active, failed;
+} plain_body;
+
+/// Takes one of cairo's writes into an active body: 0 when taken, 1 for the write that ends the
+/// stream ("\nendstream\nendobj\n", not taken), 2 when no body is being collected.
+int plain_body_take(plain_body *body, const unsigned char *data, size_t length);
+
 /// `content` compressed as a zlib stream by libdeflate at `level` (1 to 12), for a FlateDecode
 /// stream; returns as `content_mark_artifacts` does.
 int content_compress(const unsigned char *content, size_t size, int level, unsigned char **out, size_t *out_size,
