@@ -35,9 +35,10 @@ final class PDFSink {
 
     /// `copyingOnAThread`: pictures are copied on the `ImageCopier`'s thread; without, as cairo writes them.
     /// `name`: the file the PDF becomes, renamed from `url` once finished.
-    init(_ url: URL, name: URL? = nil, copyingOnAThread: Bool = true) throws {
+    /// `marksArtifacts`: page content cairo writes plain is marked (see `PlainStreams`).
+    init(_ url: URL, name: URL? = nil, copyingOnAThread: Bool = true, marksArtifacts: Bool = true) throws {
         path = (name ?? url).path
-        plainStreams = PlainStreams()
+        plainStreams = PlainStreams(marksArtifacts: marksArtifacts)
         plainBody = plainStreams.body.pointer
         copiesOnAThread = copyingOnAThread
         replacing = name.map { FileManager.default.fileExists(atPath: $0.path) } ?? false

@@ -82,7 +82,7 @@ final class PDFPageStream {
     /// pictures are copied into the file on a thread of their own.
     init(into file: URL, for target: URL, document: PDFDocument, opaque: Bool,
          text: PageDrawer.TextDrawing = .glyphRunsMadeHere, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
-        sink = try PDFSink(file, name: target, copyingOnAThread: threads > 1)
+        sink = try PDFSink(file, name: target, copyingOnAThread: threads > 1, marksArtifacts: document.tagged)
         self.document = document
         let media = document.geometry.mediaSize(trim: document.trim)
         drawer = PageDrawer(images: PDFImageSources(sink: sink), opaque: opaque, text: text, tagged: document.tagged)

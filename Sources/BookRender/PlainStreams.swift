@@ -56,8 +56,13 @@ struct PlainStreams {
     /// The page content streams marked here, by object number.
     private(set) var marked: Set<Int> = []
     let level: Int32
+    /// Whether page content is marked: a tagged PDF's, whose structure leaves the rest untagged.
+    let marksArtifacts: Bool
 
-    init(level: Int32 = ArtifactMarking.compression) { self.level = level }
+    init(level: Int32 = ArtifactMarking.compression, marksArtifacts: Bool = true) {
+        self.level = level
+        self.marksArtifacts = marksArtifacts
+    }
 
 
     /// Takes one write of cairo's.
@@ -157,7 +162,7 @@ struct PlainStreams {
         // This stream's end, in cairo's bytes: its body and the write that ends it.
         cairoPosition += body.count + endLength
         var content = body
-        let pageContent = header.extras.isEmpty && body.starts(with: Self.pageContentStart)
+        let pageContent = marksArtifacts && header.extras.isEmpty && body.starts(with: Self.pageContentStart)
         var wasMarked = false
         if pageContent, let markedText = try? ArtifactMarking.markedText(body) {
             content = markedText

@@ -66,8 +66,8 @@ import BookTestSupport
         return writes
     }
 
-    static func filtered(_ writes: [[UInt8]]) -> (bytes: [UInt8], marked: Set<Int>) {
-        var filter = PlainStreams()
+    static func filtered(_ writes: [[UInt8]], marking: Bool = true) -> (bytes: [UInt8], marked: Set<Int>) {
+        var filter = PlainStreams(marksArtifacts: marking)
         var out: [UInt8] = []
         for write in writes {
             switch write.withUnsafeBytes({ filter.take($0) }) {
@@ -116,6 +116,19 @@ import BookTestSupport
         // The length object holds the compressed length.
         let stored = try qpdf(["--show-object=1", "--raw-stream-data", after.path]).stdoutData.count
         #expect(try qpdf(["--show-object=2", after.path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(stored))
+    }
+
+    /// An untagged PDF's pages have nothing to tell artifacts from: compressed, not marked.
+    @Test func anUntaggedPageIsOnlyCompressed() throws {
+        let content = "1 0 0 -1 0 648 cm q 0 0 432 648 re f Q BT /F1 12 Tf (Every) Tj ET"
+        let (bytes, marked) = Self.filtered(Self.cairoWrites(content: content, compressed: Array("x".utf8)), marking: false)
+        #expect(marked.isEmpty)
+        let dir = try temporaryDirectory("plain-streams-untagged")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("filtered.pdf")
+        try Data(bytes).write(to: file)
+        #expect(try qpdf(["--show-object=1", file.path]).stdout.contains("/Filter /FlateDecode"))
+        #expect(try qpdf(["--show-object=1", "--filtered-stream-data", file.path]).stdout == content + " ")
     }
 
     @Test func writesItDoesNotKnowPassAsTheyCame() {
