@@ -172,21 +172,27 @@ typedef struct {
     int failed;
 } buffer;
 
-static void append(buffer *b, const void *data, size_t n) {
-    if (b->failed) return;
-    if (b->size + n > b->capacity) {
-        size_t capacity = b->capacity ? b->capacity : 4096;
-        while (capacity < b->size + n) capacity *= 2;
-        unsigned char *grown = realloc(b->bytes, capacity);
+/* Appends `n` bytes to a growing array whose room doubles from `first`; `*failed` once it cannot. */
+static void grow_append(unsigned char **bytes, size_t *size, size_t *capacity, int *failed, size_t first,
+                        const void *data, size_t n) {
+    if (*failed) return;
+    if (*size + n > *capacity) {
+        size_t room = *capacity ? *capacity : first;
+        while (room < *size + n) room *= 2;
+        unsigned char *grown = realloc(*bytes, room);
         if (!grown) {
-            b->failed = 1;
+            *failed = 1;
             return;
         }
-        b->bytes = grown;
-        b->capacity = capacity;
+        *bytes = grown;
+        *capacity = room;
     }
-    memcpy(b->bytes + b->size, data, n);
-    b->size += n;
+    memcpy(*bytes + *size, data, n);
+    *size += n;
+}
+
+static void append(buffer *b, const void *data, size_t n) {
+    grow_append(&b->bytes, &b->size, &b->capacity, &b->failed, 4096, data, n);
 }
 
 typedef struct {
@@ -487,19 +493,6 @@ int plain_body_take(plain_body *body, const unsigned char *data, size_t length) 
     static const char end[] = "\nendstream\nendobj\n";
     if (!body->active) return 2;
     if (length == sizeof end - 1 && memcmp(data, end, length) == 0) return 1;
-    if (body->failed) return 0;
-    if (body->size + length > body->capacity) {
-        size_t capacity = body->capacity ? body->capacity : 1u << 16;
-        while (capacity < body->size + length) capacity *= 2;
-        unsigned char *grown = realloc(body->bytes, capacity);
-        if (!grown) {
-            body->failed = 1;
-            return 0;
-        }
-        body->bytes = grown;
-        body->capacity = capacity;
-    }
-    memcpy(body->bytes + body->size, data, length);
-    body->size += length;
+    grow_append(&body->bytes, &body->size, &body->capacity, &body->failed, 1u << 16, data, length);
     return 0;
 }
