@@ -113,7 +113,7 @@ struct PlainStreams {
             moveOffsets(after: cairoPosition + bytes.count, written: out.count, cairoWrote: cairoWrote)
             return .write(out)
         case .crossReference:
-            if bytes.count == 10, bytes.allSatisfy({ (0x30...0x39).contains($0) }), let offset = Int(String(decoding: bytes, as: UTF8.self)) {
+            if bytes.count == 10, let offset = Self.digitsThen(bytes, []) {
                 let moved = String(offset + shift(at: offset))
                 return .write(Array((String(repeating: "0", count: max(0, 10 - moved.count)) + moved).utf8))
             }
@@ -121,8 +121,7 @@ struct PlainStreams {
             return .pass
         case .startxref:
             mode = .pass
-            guard bytes.count > 1, bytes.last == 0x0A, bytes.dropLast().allSatisfy({ (0x30...0x39).contains($0) }),
-                  let offset = Int(String(decoding: bytes.dropLast(), as: UTF8.self)) else { return .pass }
+            guard let offset = Self.digitsThen(bytes, [0x0A]) else { return .pass }
             return .write(Array("\(offset + shift(at: offset))\n".utf8))
         }
     }
@@ -225,6 +224,7 @@ struct PlainStreams {
     private static let startxrefKeyword = Array("startxref\n".utf8)
     private static let lengthKey = Array(" 0 obj\n<< /Length ".utf8)
     private static let lengthObject = Array(" 0 obj\n   ".utf8)
+    private static let endobj = Array("\nendobj\n".utf8)
     /// How cairo starts a page's content (`_cairo_pdf_surface_open_content_stream`).
     private static let pageContentStart = Array("1 0 0 -1 0 ".utf8)
 
@@ -241,19 +241,13 @@ struct PlainStreams {
     /// The number `bytes` start with when `tail` follows it and ends them.
     private static func digitsThen(_ bytes: UnsafeRawBufferPointer, _ tail: [UInt8]) -> Int? {
         let count = bytes.count - tail.count
-        guard count > 0, count <= 10, bytes.suffix(tail.count).elementsEqual(tail),
+        guard count > 0, count <= 18, bytes.suffix(tail.count).elementsEqual(tail),
               bytes.prefix(count).allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         return Int(String(decoding: bytes.prefix(count), as: UTF8.self))
     }
 
     /// "1234\nendobj\n": the value of a length object.
-    private static func lengthValue(_ bytes: UnsafeRawBufferPointer) -> Int? {
-        let tail = Array("\nendobj\n".utf8)
-        let count = bytes.count - tail.count
-        guard count > 0, count <= 19, bytes.suffix(tail.count).elementsEqual(tail),
-              bytes.prefix(count).allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        return Int(String(decoding: bytes.prefix(count), as: UTF8.self))
-    }
+    private static func lengthValue(_ bytes: UnsafeRawBufferPointer) -> Int? { digitsThen(bytes, endobj) }
 
     /// "N 0 obj\n<< /Length M 0 R\n" + extras + ">>\nstream\n".
     private static func parseHeader(_ bytes: [UInt8]) -> (id: Int, length: Int, extras: ArraySlice<UInt8>)? {
