@@ -56,7 +56,7 @@ import BookRenderKit
         if flag == "--report" { args += ["--report", target] }
         let r = try bookrender(args)
         #expect(r.status == 73, "\(r.stderr)")
-        #expect(r.stderr.contains("an input of this export"), "\(r.stderr)")
+        #expect(r.stderr.contains("an input of this run"), "\(r.stderr)")
         #expect(try Data(contentsOf: book) == before)
     }
 
@@ -113,5 +113,40 @@ import BookRenderKit
         #expect(r.stderr.contains(victim.lastPathComponent) && r.stderr.contains("another kind of file"), "\(r.stderr)")
         #expect(try Data(contentsOf: victim) == photo)
         if which != "pdf" { #expect(!FileManager.default.fileExists(atPath: pdf.path), "nothing is written") }
+    }
+
+    /// Every command that writes a report refuses one aimed at an input of its run, through the
+    /// same check as export, and leaves that input as it was.
+    @Test(arguments: ["cover-book", "cover-picture", "import", "batch", "compare"])
+    func everyCommandRefusesAReportThatIsAnInput(_ which: String) throws {
+        let dir = try scratch(#"[{"type": "illustration", "image": "ok.jpg", "text": "Hello."}]"#)
+        let book = dir.appendingPathComponent("book.json")
+        var args: [String]
+        let victim: URL
+        switch which {
+        case "cover-book", "cover-picture":
+            victim = which == "cover-book" ? book : dir.appendingPathComponent("ok.jpg")
+            args = ["cover", book.path, "-o", dir.appendingPathComponent("cover.pdf").path, "--profile", "kdp", "--force",
+                    "--report", victim.path]
+        case "import":
+            victim = dir.appendingPathComponent("story.json")
+            try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent("apps/roger/story.json"), to: victim)
+            args = ["import", victim.path, "-o", dir.appendingPathComponent("imported.json").path, "--report", victim.path]
+        case "batch":
+            victim = dir.appendingPathComponent("jobs.jsonl")
+            try Data(#"{"input": "book.json", "output": "out/book.pdf"}"#.utf8).write(to: victim)
+            args = ["batch", victim.path, "--report", victim.path]
+        default:
+            let pages = dir.appendingPathComponent("pages")
+            _ = try bookrender(["export", book.path, "--png", pages.path, "--dpi", "20"])
+            victim = pages.appendingPathComponent("page-001.png")
+            args = ["compare", pages.path, pages.path, "--report", victim.path]
+        }
+        let before = try Data(contentsOf: victim)
+        let r = try bookrender(args)
+        #expect(r.status != 0, "\(which): \(r.stderr)")
+        #expect(r.stderr.contains(victim.path) || r.stderr.contains(victim.lastPathComponent), "\(which): \(r.stderr)")
+        #expect(try Data(contentsOf: victim) == before, "\(which) left its input as it was")
+        if which == "batch" { #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/book.pdf").path), "nothing rendered") }
     }
 }
