@@ -3,7 +3,8 @@ import BookBase
 import BookModel
 
 extension BookDocument {
-    /// Writes the book as bookrender's own `book.json` (an app's file converted). With
+    /// Writes the book as bookrender's own `book.json` (an app's file converted), once it passes
+    /// the checks `validate` makes (a book `export` would refuse is not written). With
     /// `extractImages`, inline pictures become files in `images/` beside it; a picture file that
     /// already holds other bytes is the user's, and stops the write before anything is written.
     /// Returns the files written, the book last. `report` is where the caller will write its
@@ -23,6 +24,9 @@ extension BookDocument {
         if FileManager.default.fileExists(atPath: url.path) && !replace {
             throw BookRenderError(.unwritableOutput, "\(url.path) exists; pass --force to replace it")
         }
+        // Checked as `export` checks it (pictures decoded, texts and sizes within the limits), so
+        // a book written here is one export takes.
+        _ = try validate()
         return try BookRenderError.wrap {
             var book = self.book
             var written: [URL] = []

@@ -149,4 +149,30 @@ import BookRenderKit
         #expect(try Data(contentsOf: victim) == before, "\(which) left its input as it was")
         if which == "batch" { #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/book.pdf").path), "nothing rendered") }
     }
+
+    /// `import` checks the book as `export` does: an app file whose pictures or texts export would
+    /// refuse is refused (65, naming the place) and no book is written.
+    @Test(arguments: ["svg", "garbage", "hugeText"])
+    func importRefusesWhatExportWouldRefuse(_ which: String) throws {
+        let dir = try temporaryDirectory("import-check")
+        var story = try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.samples.appendingPathComponent("apps/roger/story.json"))) as! [String: Any]
+        var pages = story["pages"] as! [[String: Any]]
+        switch which {
+        case "svg":
+            pages[1]["imageData"] = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>"#.utf8).base64EncodedString()
+        case "garbage":
+            pages[1]["imageData"] = Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).base64EncodedString()
+        default:
+            pages[1]["text"] = String(repeating: "word ", count: 400_000)
+        }
+        story["pages"] = pages
+        let input = dir.appendingPathComponent("story.json")
+        try JSONSerialization.data(withJSONObject: story).write(to: input)
+        let out = dir.appendingPathComponent("book.json")
+        let r = try bookrender(["import", input.path, "-o", out.path, "--extract-images"])
+        #expect(r.status == 65, "\(which): \(r.stderr)")
+        #expect(r.stderr.contains("pages[1]") || r.stderr.contains("page 2"), "\(which) names the page: \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path), "no book written")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("images").path), "no picture written")
+    }
 }
