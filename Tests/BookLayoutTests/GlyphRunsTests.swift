@@ -53,4 +53,25 @@ import CGraphics
         #expect(layout.unknownGlyphCount == 1)
         #expect(layout.glyphLines == nil)
     }
+
+    /// A line too long for any page (a hundred thousand emoji with no space, set unwrapped) runs
+    /// past Int32's range of Pango units: its glyphs are extracted, none lost, none wrapped round
+    /// to a negative place.
+    @Test func aLineBeyondInt32sRangeOfUnitsLosesNoGlyph() throws {
+        let count = 100_000
+        let text = String(repeating: "🐻", count: count)
+        let style = TextStyle(family: "Andika", size: 24, weight: 400, italic: false, lineHeight: 1.2)
+        let layout = try makeTypesetter().layout(text, style: style, width: 0, alignment: .start, hyphenate: false)
+        #expect(layout.lines.count == 1)
+        let lines = try #require(layout.glyphLines)
+        let glyphs = lines[0].flatMap(\.glyphs)
+        #expect(glyphs.count == count)
+        var previous = Int32.min
+        for g in glyphs {
+            #expect(g.x >= previous, "positions only grow")
+            previous = g.x
+            if g.x < previous { break }
+        }
+        #expect(glyphs.last!.x == Int32.max, "the far end is held at the largest position")
+    }
 }
