@@ -24,6 +24,11 @@ public enum BookRenderKit {
     /// signals it wants handled so. Async-signal-safe.
     public static let stopHandler: @convention(c) (Int32) -> Void = TemporaryFiles.signalHandler
 
+    /// For a program: a crash (a fault, an abort) removes the run's temporaries before the process
+    /// ends by it, the handler installed before it still called. The library never installs it.
+    @discardableResult
+    public static func removeTemporariesOnCrash() -> Bool { TemporaryFiles.removeOnCrash() }
+
     /// Blocks while a signal is stopping the process (which then ends by it): called before
     /// exiting after an error, which may be one the removal of the temporaries caused.
     public static func waitIfStopping() { TemporaryFiles.waitIfStopping() }

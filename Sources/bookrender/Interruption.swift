@@ -3,11 +3,13 @@ import BookRenderKit
 
 /// SIGINT, SIGTERM and SIGHUP end the program without leaving temporary files: the library's
 /// handler removes what is in flight and ends the process by the signal, so the exit status is
-/// the signal's, as for any program a signal stops.
+/// the signal's, as for any program a signal stops. A crash removes them as well.
 enum Interruption {
     static let signals = [SIGINT, SIGTERM, SIGHUP]
 
     static func install() {
+        // A crash, too, leaves no half-written file.
+        BookRenderKit.removeTemporariesOnCrash()
         var action = sigaction()
         action.__sigaction_handler.sa_handler = BookRenderKit.stopHandler
         // One stop at a time: a second signal waits until the first has ended the process.
