@@ -17,6 +17,8 @@ struct JobFolder: Sendable {
     var previewPNG: URL { preview.appendingPathComponent(PageFileName.page(1)) }
     /// The export's `--events` lines of the current attempt.
     var events: URL { root.appendingPathComponent("events.jsonl") }
+    /// The request body while it arrives, before it becomes the book in `input`.
+    var upload: URL { root.appendingPathComponent("upload") }
 
     /// The page PNGs written so far, by page number (the export puts a whole set in place at once).
     func pagePNGs() -> [Int: URL] {

@@ -25,6 +25,77 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
     var wantsPNG: Bool { png ?? true }
     var wantsFirstPage: Bool { wantsPNG && profile == nil && (firstPage ?? true) }
 
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case theme, profile, png, dpi, firstPage, strict, fillMissing, provider, model, maxImages, resolution
+    }
+
+    /// Decoded by type: a value of another type is refused naming its option.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        theme = try c.decodeIfPresent(String.self, forKey: .theme)
+        profile = try c.decodeIfPresent(String.self, forKey: .profile)
+        png = try c.decodeIfPresent(Bool.self, forKey: .png)
+        dpi = try c.decodeIfPresent(Double.self, forKey: .dpi)
+        firstPage = try c.decodeIfPresent(Bool.self, forKey: .firstPage)
+        strict = try c.decodeIfPresent(Bool.self, forKey: .strict)
+        fillMissing = try c.decodeIfPresent(Bool.self, forKey: .fillMissing)
+        provider = try c.decodeIfPresent(String.self, forKey: .provider)
+        model = try c.decodeIfPresent(String.self, forKey: .model)
+        if let n = try c.decodeIfPresent(Double.self, forKey: .maxImages) {
+            guard n == n.rounded(), abs(n) < 1e9 else { throw OptionProblem.wrongType(.maxImages) }
+            maxImages = Int(n)
+        }
+        resolution = try c.decodeIfPresent(String.self, forKey: .resolution)
+    }
+
+    enum OptionProblem: Error {
+        case wrongType(CodingKeys)
+    }
+
+    /// The envelope's `options` object, decoded by type; `path` names it in messages (`$.options`).
+    static func decode(_ json: Data, at path: String) throws(APIError) -> ServeJobOptions {
+        do {
+            return try JSONDecoder().decode(ServeJobOptions.self, from: json)
+        } catch let OptionProblem.wrongType(key) {
+            throw APIError(400, "invalidOption", "\(path).\(key.rawValue): expected \(expected(key) ?? "another value")")
+        } catch let error as DecodingError {
+            throw APIError(400, "invalidOption", "\(path)\(Self.describe(error))")
+        } catch {
+            throw APIError(400, "invalidOption", "\(path) is not an object of job options")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            path.map { $0.intValue.map { "[\($0)]" } ?? ".\(ClientText.clipped($0.stringValue))" }.joined()
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            let key = context.codingPath.last.flatMap { CodingKeys(rawValue: $0.stringValue) }
+            return "\(place(context.codingPath)): expected \(expected(key) ?? "\(type)")"
+        case .valueNotFound(_, let context):
+            return "\(place(context.codingPath)): a value is missing"
+        case .keyNotFound(let key, let context):
+            return "\(place(context.codingPath)).\(key.stringValue) is missing"
+        case .dataCorrupted(let context):
+            let key = context.codingPath.last.flatMap { CodingKeys(rawValue: $0.stringValue) }
+            if let expected = expected(key) { return "\(place(context.codingPath)): expected \(expected)" }
+            return "\(place(context.codingPath)) is not an object of job options"
+        @unknown default:
+            return " is not an object of job options"
+        }
+    }
+
+    private static func expected(_ key: CodingKeys?) -> String? {
+        switch key {
+        case .theme?, .profile?, .provider?, .model?, .resolution?: return "a string"
+        case .png?, .firstPage?, .strict?, .fillMissing?: return "true or false"
+        case .dpi?: return "a number"
+        case .maxImages?: return "a whole number"
+        case nil: return nil
+        }
+    }
+
     /// Options from query parameters (`?theme=…&dpi=…&fillMissing=true`).
     static func fromQuery(_ items: [String: String]) throws(APIError) -> ServeJobOptions {
         var o = ServeJobOptions()
@@ -33,19 +104,22 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
             switch v.lowercased() {
             case "true", "1", "yes", "": return true
             case "false", "0", "no": return false
-            default: throw APIError(400, "invalidOption", "\(key)=\(v): use true or false")
+            default: throw APIError(400, "invalidOption", "\(key)=\(ClientText.clipped(v)): use true or false")
             }
         }
         func number(_ key: String) throws(APIError) -> Double? {
             guard let v = items[key] else { return nil }
-            guard let d = Double(v) else { throw APIError(400, "invalidOption", "\(key)=\(v): give a number") }
+            guard let d = Double(v), d.isFinite else { throw APIError(400, "invalidOption", "\(key)=\(ClientText.clipped(v)): give a number") }
             return d
         }
         o.theme = items["theme"]; o.profile = items["profile"]; o.model = items["model"]
         o.provider = items["provider"]; o.resolution = items["resolution"]
         o.png = try bool("png"); o.firstPage = try bool("firstPage"); o.strict = try bool("strict"); o.fillMissing = try bool("fillMissing")
         o.dpi = try number("dpi")
-        o.maxImages = try number("maxImages").map { Int($0) }
+        if let v = items["maxImages"] {
+            guard let n = Int(v) else { throw APIError(400, "invalidOption", "maxImages=\(ClientText.clipped(v)): give a whole number") }
+            o.maxImages = n
+        }
         return o
     }
 

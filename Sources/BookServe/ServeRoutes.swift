@@ -108,25 +108,22 @@ struct ServeRoutes: Sendable {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > config.maxBodyBytes {
             throw tooLarge()
         }
-        let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: config.maxBodyBytes) } catch is NIOTooManyBytesError {
-            throw tooLarge()
-        }
         var query: [String: String] = [:]
         for (k, v) in request.uri.queryParameters { query[String(k)] = String(v) }
         let queryOptions = try ServeJobOptions.fromQuery(query)
         let client = request.headers.first { $0.name.canonicalName == "x-client" }.map { String($0.value.prefix(64)) } ?? "default"
         let id = JobID.make()
         let folder = JobFolder(jobs: config.jobsFolder, id: id)
-        let intake = BookIntake(zip: ZipIntake(maxEntries: config.maxZipEntries, maxBytes: config.maxUnpackedBytes))
-        let data = Data(body.readableBytesView)
+        let intake = BookIntake(zip: ZipIntake(maxEntries: config.maxZipEntries, maxBytes: config.maxUnpackedBytes),
+                                limits: config.limits)
         let contentType = request.headers[.contentType]
         let config = self.config
         do {
+            try await BodySpool.write(request.body, to: folder, limit: config.maxBodyBytes, tooLarge: tooLarge())
             let job: JobRecord = try await Background.run {
-                let received = try intake.receive(data, contentType: contentType, into: folder.input)
+                let received = try intake.receive(folder.upload, contentType: contentType, into: folder.input)
                 let options = try queryOptions.over(received.options ?? ServeJobOptions()).validated()
-                try BookCheck.check(received.book, options: options, config: config)
+                try BookCheck.check(received, job: folder, options: options, config: config)
                 return JobRecord(id: id, client: client, state: .queued, options: options, book: received.book.path,
                                  created: Date(), attempts: 0)
             }
@@ -141,7 +138,7 @@ struct ServeRoutes: Sendable {
     }
 
     private func tooLarge() -> APIError {
-        APIError(413, "bodyTooLarge", "the request body is larger than \(config.maxBodyBytes) bytes; send smaller pictures or start the service with a larger --max-body-bytes")
+        APIError(413, "bodyTooLarge", "the request body is larger than \(config.maxBodyBytes) bytes, the most the service takes (its --max-body-bytes); send smaller pictures")
     }
 
     /// Server-sent events: `status` whenever the job's status changes, `page` for each page PNG as

@@ -52,10 +52,28 @@ import BookTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let data = dir.appendingPathComponent("data")
         let server = try ServeProcess(data: data, arguments: ["--max-body-bytes", "300000", "--max-unpacked-bytes", "1000000",
-                                                              "--max-zip-entries", "20"])
+                                                              "--max-zip-entries", "20", "--max-text-length", "10000",
+                                                              "--max-image-pixels", "1000000"])
         defer { _ = server.stop() }
         let big = try await server.call(.POST, "/v1/jobs", body: Data(count: 400_000), type: "application/zip")
         #expect(big.status == 413 && big.errorCode == "bodyTooLarge" && big.errorMessage.contains("--max-body-bytes"))
+        // Sent without a length, the body is refused once it passes the limit.
+        let streamed = try await server.call(.POST, "/v1/jobs", body: Data(repeating: 0x20, count: 400_000), type: "application/json", stream: true)
+        #expect(streamed.status == 413 && streamed.errorCode == "bodyTooLarge", "\(streamed.status) \(streamed.errorMessage)")
+
+        // The export's limits hold when the book is sent: a text too long, a picture of too many pixels.
+        let long = try await server.call(.POST, "/v1/jobs", body: try json(tinyBook(text: String(repeating: "word ", count: 2_001))),
+                                         type: "application/json")
+        #expect(long.status == 413 && long.errorCode == "textTooLong" && long.errorMessage.contains("$.pages[0].text")
+                && long.errorMessage.contains("--max-text-length"), "\(long.status) \(long.errorMessage)")
+        let wrapped = try await server.call(.POST, "/v1/jobs", body: try json(["book": tinyBook(text: String(repeating: "word ", count: 2_001))]),
+                                            type: "application/json")
+        #expect(wrapped.status == 413 && wrapped.errorMessage.contains("$.book.pages[0].text"), "\(wrapped.status) \(wrapped.errorMessage)")
+        var pixels = tinyBook()
+        pixels["cover"] = ["title": "Tiny", "photo": "data:image/png;base64," + pngHeader(width: 2000, height: 2000).base64EncodedString()]
+        let huge = try await server.call(.POST, "/v1/jobs", body: try json(pixels), type: "application/json")
+        #expect(huge.status == 413 && huge.errorCode == "imageTooLarge" && huge.errorMessage.contains("$.cover.photo")
+                && huge.errorMessage.contains("2000 × 2000"), "\(huge.status) \(huge.errorMessage)")
 
         let book = try Data(contentsOf: Repository.samples.appendingPathComponent("memoir/book.json"))
         func refused(_ name: String, _ entries: [(String, Data)], links: [(String, String)] = []) async throws -> ServeProcess.Reply {
@@ -103,4 +121,13 @@ import BookTestSupport
         let theme = try await server.call(.POST, "/v1/jobs?theme=../../etc", body: book, type: "application/json")
         #expect(theme.status == 400 && theme.errorCode == "invalidOption")
     }
+}
+
+/// A PNG's signature and header chunk alone: a picture of that size as far as its header tells.
+func pngHeader(width: UInt32, height: UInt32) -> Data {
+    var d = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+    d += Data("IHDR".utf8)
+    for v in [width, height] { d += Data([UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]) }
+    d += Data([8, 2, 0, 0, 0, 0, 0, 0, 0])
+    return d
 }
