@@ -70,6 +70,15 @@ struct BookIntake {
     }
 
     private func envelope(_ shape: JSONBodyShape, _ body: URL, into folder: URL) throws(APIError) -> Received {
+        let fields = ["book", "options"]
+        for member in shape.members where !fields.contains(member.key) {
+            var message = "$.\(ClientText.clipped(member.key)) is not a field of the envelope {\"book\": …, \"options\": {…}}"
+            if let near = Spelling.nearest(to: member.key, among: fields) { message += "; did you mean \(near)?" }
+            throw APIError(400, "unknownField", message)
+        }
+        for field in fields where shape.members.filter({ $0.key == field }).count > 1 {
+            throw APIError(400, "invalidJSON", "$.\(field) is given twice in the envelope; give it once")
+        }
         guard let book = shape.member("book") else {
             throw APIError(400, "noBook", "the envelope has options but no book; send {\"book\": BOOK, \"options\": {…}}")
         }

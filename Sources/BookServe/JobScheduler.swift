@@ -56,7 +56,7 @@ actor JobScheduler {
         let folder = JobFolder(jobs: config.jobsFolder, id: job.id)
         let batchJob = BatchJob(id: job.id, index: 0, input: job.book, output: folder.pdf.path,
                                 profile: job.options.profile,
-                                options: JobOptions(theme: job.options.theme, strict: job.options.strict,
+                                options: JobOptions(theme: job.options.theme, strict: job.options.strict, force: job.options.force,
                                                     png: job.options.wantsPNG ? folder.pages.path : nil,
                                                     dpi: job.options.wantsPNG ? job.options.dpi ?? 150 : nil))
         // A thread of its own: it waits on the child, and the child's death signal is tied to it.

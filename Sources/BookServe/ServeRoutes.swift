@@ -108,9 +108,8 @@ struct ServeRoutes: Sendable {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > config.maxBodyBytes {
             throw tooLarge()
         }
-        var query: [String: String] = [:]
-        for (k, v) in request.uri.queryParameters { query[String(k)] = String(v) }
-        let queryOptions = try ServeJobOptions.fromQuery(query)
+        let queryOptions = try ServeJobOptions.fromQuery(request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+            .filter { !$0.0.isEmpty })
         let client = request.headers.first { $0.name.canonicalName == "x-client" }.map { String($0.value.prefix(64)) } ?? "default"
         let id = JobID.make()
         let folder = JobFolder(jobs: config.jobsFolder, id: id)
