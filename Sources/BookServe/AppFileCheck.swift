@@ -41,7 +41,7 @@ enum AppFileCheck {
         }
         if let error = outcome.error {
             let lines = [error.message] + (error.diagnostics ?? []).prefix(20).compactMap { d in d.jsonPath.map { "\($0): \(d.message)" } }
-            let message = lines.joined(separator: "\n")
+            let message = ClientText.forClient(lines.joined(separator: "\n"), job: job)
             if error.message.contains("--max-image-pixels") { throw APIError(413, "imageTooLarge", message) }
             if ["--max-text-length", "--max-book-text-length", "--max-word-length"].contains(where: error.message.contains) {
                 throw APIError(413, "textTooLong", message)

@@ -12,7 +12,7 @@ struct BearerAuth<Context: RequestContext>: RouterMiddleware {
         }
         let given = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
         guard Self.same(given, token) else {
-            return JSONReply.error(APIError(401, "unauthorized", "the bearer token is wrong; send the token the service was started with (BOOKRENDER_SERVE_TOKEN or --token-file)"))
+            return JSONReply.error(APIError(401, "unauthorized", "the bearer token is wrong; send the service's token"))
         }
         return try await next(request, context)
     }

@@ -20,14 +20,14 @@ enum BookCheck {
         do { document = try BookDocument.open(book, settings: settings) } catch {
             let details = error.diagnostics.prefix(20).map(\.description)
             let code = error.kind == .invalidOptions ? "invalidOption" : error.kind.rawValue
-            throw APIError(400, code, ([error.message] + details).joined(separator: "\n"))
+            throw APIError(400, code, ClientText.forClient(([error.message] + details).joined(separator: "\n"), job: job))
         }
         guard document.book.pages.count <= config.maxPages else {
             throw APIError(413, "tooManyPages", "the book has \(document.book.pages.count) pages; the service takes at most \(config.maxPages) (its --max-pages)")
         }
         let texts = TextCheck.issues(document.book, limits: config.limits)
         if !texts.isEmpty {
-            let lines = texts.prefix(20).map(\.description)
+            let lines = texts.prefix(20).map { ClientText.forClient($0.description, job: job) }
             throw APIError(413, "textTooLong", lines.joined(separator: "\n"))
         }
         try checkPictures(document, job: job, maxPixels: config.limits.maxImagePixels)
@@ -54,7 +54,7 @@ enum BookCheck {
             // A picture that cannot be read is the export's to report, with the rest of its checks.
             guard let info else { continue }
             do { try ImageCheck.dimensions(info, maxPixels: maxPixels) } catch {
-                throw APIError(413, "imageTooLarge", "\(path): \(origin): \(error.message)")
+                throw APIError(413, "imageTooLarge", ClientText.forClient("\(path): \(origin): \(error.message)", job: job))
             }
         }
     }

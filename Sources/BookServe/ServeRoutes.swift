@@ -30,14 +30,12 @@ struct ServeRoutes: Sendable {
         router.get("/v1/jobs/:id/pdf") { _, context in
             await answer { try await finishedFile(context.parameters.get("id") ?? "", "application/pdf") { $0.pdf } }
         }
-        router.get("/v1/jobs/:id/report") { _, context in
-            await answer { try await finishedFile(context.parameters.get("id") ?? "", "application/json") { $0.report } }
-        }
+        router.get("/v1/jobs/:id/report") { _, context in await answer { try await report(context.parameters.get("id") ?? "") } }
         router.get("/v1/jobs/:id/pages/:file") { _, context in
             await answer {
                 let id = context.parameters.get("id") ?? "", file = context.parameters.get("file") ?? ""
                 guard file.hasSuffix(".png"), let n = Int(file.dropLast(4)), n >= 1 else {
-                    throw APIError(404, "noSuchPage", "pages are named by number, such as /v1/jobs/\(id)/pages/1.png")
+                    throw APIError(404, "noSuchPage", "pages are named by number, such as /v1/jobs/\(ClientText.clipped(id))/pages/1.png")
                 }
                 // Page 1 may be fetched while the rest is rendered, once its own export has put it in place.
                 let job = try record(id)
@@ -55,16 +53,18 @@ struct ServeRoutes: Sendable {
         }
     }
 
+    /// Every answer's error as a client reads it: what the service says never shows its disk's paths.
     private func answer(_ body: () async throws -> Response) async -> Response {
-        do { return try await body() } catch let e as APIError {
+        do { return try await body() } catch var e as APIError {
+            e.message = ClientText.forClient(e.message, dataFolder: config.dataFolder)
             return JSONReply.error(e)
         } catch {
-            return JSONReply.error(APIError(500, "internal", "\(error)"))
+            return JSONReply.error(APIError(500, "internal", "the service failed to answer; try again"))
         }
     }
 
     private func notFound(_ id: String) -> APIError {
-        APIError(404, "noSuchJob", "no job \(id); POST /v1/jobs returns the id of a new one")
+        APIError(404, "noSuchJob", "no job \(ClientText.clipped(id)); POST /v1/jobs returns the id of a new one")
     }
 
     private func record(_ id: String) throws -> JobRecord {
@@ -79,19 +79,42 @@ struct ServeRoutes: Sendable {
 
     /// A file of a finished job: never one an export is still writing.
     private func finishedFile(_ id: String, _ type: String, _ pick: (JobFolder) throws -> URL) async throws -> Response {
+        JSONReply.data(try finishedData(id, pick), type: type)
+    }
+
+    private func finishedData(_ id: String, _ pick: (JobFolder) throws -> URL) throws -> Data {
         let job = try record(id)
+        let folder = JobFolder(jobs: config.jobsFolder, id: id)
         switch job.state {
         case .done: break
         case .queued, .running:
             throw APIError(409, "notReady", "job \(id) is \(job.state.rawValue); its files can be fetched once its state is done (poll /v1/jobs/\(id) or stream /v1/jobs/\(id)/events)")
         case .failed, .cancelled:
-            throw APIError(409, "noOutput", "job \(id) is \(job.state.rawValue) and has no output\(job.error.map { ": \($0.message)" } ?? "")")
+            let why = job.error.map { ": " + ClientText.forClient($0.message, job: folder) } ?? ""
+            throw APIError(409, "noOutput", "job \(id) is \(job.state.rawValue) and has no output\(why)")
         }
-        let url = try pick(JobFolder(jobs: config.jobsFolder, id: id))
+        let url = try pick(folder)
         guard let data = try? Data(contentsOf: url) else {
             throw APIError(404, "noSuchFile", "job \(id) wrote no \(url.lastPathComponent)\(job.options.wantsPNG ? "" : "; page PNGs are made unless png=false")")
         }
-        return JSONReply.data(data, type: type)
+        return data
+    }
+
+    /// The export's report: a done job's, or a failed one's when its export got as far as writing
+    /// one (a failed preflight's findings, a book's problems), its messages worded for the client.
+    private func report(_ id: String) async throws -> Response {
+        let job = try record(id)
+        let folder = JobFolder(jobs: config.jobsFolder, id: id)
+        let data: Data
+        if job.state == .failed, let written = try? Data(contentsOf: folder.report) {
+            data = written
+        } else {
+            data = try finishedData(id) { $0.report }
+        }
+        guard let text = ReportText.forClient(data, job: folder) else {
+            throw APIError(404, "noSuchFile", "job \(id) has no readable report")
+        }
+        return JSONReply.data(text, type: "application/json")
     }
 
     private func metrics() async throws -> Response {

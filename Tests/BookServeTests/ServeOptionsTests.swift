@@ -40,4 +40,62 @@ import BookTestSupport
             if let id = reply.json["id"] as? String { _ = try await server.call(.DELETE, "/v1/jobs/\(id)") }
         }
     }
+
+    @Test func aFailedPreflightShowsItsFindingsAndForceWritesThePDF() async throws {
+        let server = try SharedServe.server
+        // One page: every print profile wants more.
+        let book = try json(tinyBook(title: "Preflight"))
+        let id = try await server.submit(book, type: "application/json", query: "?profile=kdp&png=false")
+        let failed = try await server.wait(id)
+        let error = try #require(failed["error"] as? [String: Any])
+        #expect(failed["state"] as? String == "failed" && error["code"] as? String == "preflightFailed", "\(failed)")
+        let message = error["message"] as? String ?? ""
+        #expect(message.contains("force") && !message.contains("--force"), "\(message)")
+        expectNoServerDetail(message, server)
+        let report = try await server.call(.GET, "/v1/jobs/\(id)/report")
+        #expect(report.status == 200, "\(report.status) \(report.errorMessage)")
+        let findings = report.json["findings"] as? [[String: Any]] ?? []
+        #expect(findings.contains { ($0["message"] as? String ?? "").contains("kdp prints at least") }, "\(report.json)")
+        expectNoServerDetail(String(decoding: report.body, as: UTF8.self), server)
+
+        let forced = try await server.submit(book, type: "application/json", query: "?profile=kdp&png=false&force=true")
+        #expect(try await server.wait(forced)["state"] as? String == "done")
+        let envelope = try json(["book": tinyBook(title: "Preflight"), "options": ["profile": "kdp", "png": false, "force": true]])
+        let accepted = try await server.call(.POST, "/v1/jobs", body: envelope, type: "application/json")
+        #expect(accepted.status == 202 && (accepted.json["options"] as? [String: Any])?["force"] as? Bool == true, "\(accepted.errorMessage)")
+        try expectMatchesOpenAPI(accepted.body, "JobStatus")
+        let done = try await server.wait(try #require(accepted.json["id"] as? String))
+        #expect(done["state"] as? String == "done", "\(done)")
+        for job in [id, forced] { _ = try await server.call(.DELETE, "/v1/jobs/\(job)") }
+    }
+
+    @Test func errorsNameNoServerPathAndGiveNoCommandLineAdvice() async throws {
+        let server = try SharedServe.server
+        var replies: [String] = []
+        // A book the loader refuses, a picture over the limit, a job that fails on a missing picture.
+        let bad = try await server.call(.POST, "/v1/jobs", body: Data(#"{"schema": 1, "kind": "storybook", "pages": 7}"#.utf8), type: "application/json")
+        #expect(bad.status == 400 && bad.errorMessage.contains("$.pages"), "\(bad.errorMessage)")
+        replies.append(bad.errorMessage)
+        var missing = tinyBook(title: "Missing")
+        missing["pages"] = [["type": "illustration", "text": "x", "image": "images/missing.png"]]
+        let strict = try await server.submit(try json(missing), type: "application/json", query: "?strict=true&png=false")
+        let failed = try await server.wait(strict)
+        #expect(failed["state"] as? String == "failed", "\(failed)")
+        replies.append((failed["error"] as? [String: Any])?["message"] as? String ?? "")
+        replies.append(try await server.call(.GET, "/v1/jobs/\(strict)/pdf").errorMessage)
+        replies.append(String(decoding: try await server.call(.GET, "/v1/jobs/\(strict)/report").body, as: UTF8.self))
+        replies.append(String(decoding: try await server.call(.GET, "/v1/jobs?client=default&state=failed").body, as: UTF8.self))
+        // The API's own paths are named as they are.
+        let unknown = try await server.call(.GET, "/v1/jobs/0123456789abcdef0124")
+        #expect(unknown.status == 404 && unknown.errorMessage.contains("POST /v1/jobs"), "\(unknown.errorMessage)")
+        for text in replies { expectNoServerDetail(text, server) }
+        _ = try await server.call(.DELETE, "/v1/jobs/\(strict)")
+    }
+}
+
+/// What an answer must not hold: a path of the server's disk, or advice for the command line.
+func expectNoServerDetail(_ text: String, _ server: ServeProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+    for detail in [server.data.path, Repository.root.path, "/tmp/", "bookrender export", "pass --", "--force", "--strict", "--profile"] {
+        #expect(!text.contains(detail), "“\(detail)” in: \(text.prefix(2000))", sourceLocation: sourceLocation)
+    }
 }
