@@ -1,4 +1,5 @@
 import Foundation
+import BookConfig
 import BookRenderKit
 import BookResolve
 
@@ -8,7 +9,8 @@ import BookResolve
 /// picture is decoded here; the export decodes them in its own process). A book.json is small
 /// once its pictures are files and is opened here; an app's file is checked by `AppFileCheck`.
 enum BookCheck {
-    static func check(_ received: BookIntake.Received, job: JobFolder, options: ServeJobOptions, config: ServeConfiguration) throws(APIError) {
+    static func check(_ received: BookIntake.Received, job: JobFolder, options: ServeJobOptions, config: ServeConfiguration,
+                      catalog: ServeCatalog) throws(APIError) {
         let book = received.book
         guard !received.isAppFile else {
             try AppFileCheck.check(book, job: job, config: config)
@@ -21,6 +23,9 @@ enum BookCheck {
             let details = error.diagnostics.prefix(20).map(\.description)
             let code = error.kind == .invalidOptions ? "invalidOption" : error.kind.rawValue
             throw APIError(400, code, ClientText.forClient(([error.message] + details).joined(separator: "\n"), job: job))
+        }
+        if options.theme == nil, let theme = document.book.theme {
+            try catalog.checkTheme(theme, place: "the book's $.theme")
         }
         guard document.book.pages.count <= config.maxPages else {
             throw APIError(413, "tooManyPages", "the book has \(document.book.pages.count) pages; the service takes at most \(config.maxPages) (its --max-pages)")

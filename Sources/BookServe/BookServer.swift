@@ -16,7 +16,7 @@ public enum BookServer {
         try await scheduler.recover()
         let shutdown = ShutdownFlag()
         let router = Router()
-        ServeRoutes(config: config, scheduler: scheduler, shutdown: shutdown).register(on: router)
+        ServeRoutes(config: config, scheduler: scheduler, shutdown: shutdown, catalog: ServeCatalog.load()).register(on: router)
         let host = config.host
         let app = Application(router: router,
                               configuration: .init(address: .hostname(host, port: config.port), serverName: "bookrender"),

@@ -8,6 +8,7 @@ struct ServeRoutes: Sendable {
     let config: ServeConfiguration
     let scheduler: JobScheduler
     let shutdown: ShutdownFlag
+    let catalog: ServeCatalog
 
     func register(on router: Router<BasicRequestContext>) {
         router.middlewares.add(BearerAuth<BasicRequestContext>(token: config.token))
@@ -139,13 +140,14 @@ struct ServeRoutes: Sendable {
         let intake = BookIntake(zip: ZipIntake(maxEntries: config.maxZipEntries, maxBytes: config.maxUnpackedBytes),
                                 limits: config.limits)
         let contentType = request.headers[.contentType]
-        let config = self.config
+        let config = self.config, catalog = self.catalog
         do {
             try await BodySpool.write(request.body, to: folder, limit: config.maxBodyBytes, tooLarge: tooLarge())
             let job: JobRecord = try await Background.run {
                 let received = try intake.receive(folder.upload, contentType: contentType, into: folder.input)
                 let options = try queryOptions.over(received.options ?? ServeJobOptions()).validated()
-                try BookCheck.check(received, job: folder, options: options, config: config)
+                try catalog.check(options)
+                try BookCheck.check(received, job: folder, options: options, config: config, catalog: catalog)
                 return JobRecord(id: id, client: client, state: .queued, options: options, book: received.book.path,
                                  created: Date(), attempts: 0)
             }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import BookTestSupport
 
-/// A job's options are the API's own: a misspelt or unknown one is refused by name when the book is
-/// sent, and `force` is one of them.
+/// A job's options are the API's own: a misspelt or unknown one, a theme or profile the service
+/// does not have, is refused by name when the book is sent, and `force` is one of them.
 @Suite struct ServeOptionsTests {
     @Test func unknownOptionsAndFieldsAreRefusedByName() async throws {
         let server = try SharedServe.server
@@ -38,6 +38,25 @@ import BookTestSupport
         #expect(wrapped.status == 202 && (wrapped.json["options"] as? [String: Any])?["force"] as? Bool == true, "\(wrapped.status) \(wrapped.errorMessage)")
         for reply in [forced, wrapped] {
             if let id = reply.json["id"] as? String { _ = try await server.call(.DELETE, "/v1/jobs/\(id)") }
+        }
+    }
+
+    @Test func themesAndProfilesAreCheckedWhenTheBookIsSent() async throws {
+        let server = try SharedServe.server
+        let book = try json(tinyBook())
+        let theme = try await server.call(.POST, "/v1/jobs?theme=nosuch&png=false", body: book, type: "application/json")
+        #expect(theme.status == 400 && theme.errorCode == "invalidOption", "\(theme.status) \(theme.errorMessage)")
+        #expect(theme.errorMessage.contains("memoir") && theme.errorMessage.contains("picture-book"), "\(theme.errorMessage)")
+        let profile = try await server.call(.POST, "/v1/jobs?profile=kpd&png=false", body: book, type: "application/json")
+        #expect(profile.status == 400 && profile.errorMessage.contains("did you mean kdp"), "\(profile.status) \(profile.errorMessage)")
+        var own = tinyBook()
+        own["theme"] = "nosuch"
+        let ownTheme = try await server.call(.POST, "/v1/jobs?png=false", body: try json(own), type: "application/json")
+        #expect(ownTheme.status == 400 && ownTheme.errorMessage.contains("$.theme") && ownTheme.errorMessage.contains("memoir"),
+                "\(ownTheme.status) \(ownTheme.errorMessage)")
+        for reply in [theme, profile, ownTheme] {
+            expectNoServerDetail(reply.errorMessage, server)
+            for id in [reply.json["id"] as? String].compactMap({ $0 }) { _ = try await server.call(.DELETE, "/v1/jobs/\(id)") }
         }
     }
 
