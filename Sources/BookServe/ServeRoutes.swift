@@ -12,6 +12,7 @@ struct ServeRoutes: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         router.middlewares.add(BearerAuth<BasicRequestContext>(token: config.token))
+        router.middlewares.add(RouteFallback<BasicRequestContext>())
         router.get("/healthz") { _, _ in
             JSONReply.response(["status": shutdown.isSet ? "stopping" : "ok"], status: shutdown.isSet ? 503 : 200)
         }
@@ -132,9 +133,9 @@ struct ServeRoutes: Sendable {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > config.maxBodyBytes {
             throw tooLarge()
         }
+        let client = try ClientName.of(request)
         let queryOptions = try ServeJobOptions.fromQuery(request.uri.queryParameters.map { (String($0.key), String($0.value)) }
             .filter { !$0.0.isEmpty })
-        let client = request.headers.first { $0.name.canonicalName == "x-client" }.map { String($0.value.prefix(64)) } ?? "default"
         let id = JobID.make()
         let folder = JobFolder(jobs: config.jobsFolder, id: id)
         let intake = BookIntake(zip: ZipIntake(maxEntries: config.maxZipEntries, maxBytes: config.maxUnpackedBytes),

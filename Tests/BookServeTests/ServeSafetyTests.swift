@@ -104,6 +104,37 @@ import BookTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("jobs").path).isEmpty)
     }
 
+    @Test func unknownRoutesAndMethodsAnswerInJSON() async throws {
+        let server = try SharedServe.server
+        let nowhere = try await server.call(.GET, "/v2/nothing")
+        #expect(nowhere.status == 404 && nowhere.errorCode == "noSuchRoute" && nowhere.headers["content-type"] == "application/json",
+                "\(nowhere.status) \(String(decoding: nowhere.body, as: UTF8.self))")
+        try expectMatchesOpenAPI(nowhere.body, "Error")
+        let put = try await server.call(.PUT, "/v1/jobs", body: Data("{}".utf8), type: "application/json")
+        #expect(put.status == 405 && put.errorCode == "methodNotAllowed", "\(put.status) \(String(decoding: put.body, as: UTF8.self))")
+        #expect(put.headers["allow"] == "POST", "\(put.headers)")
+        let health = try await server.call(.POST, "/healthz", token: .some(nil))
+        #expect(health.status == 405 && health.headers["allow"] == "GET", "\(health.status) \(health.headers)")
+        let pdf = try await server.call(.DELETE, "/v1/jobs/0123456789abcdef0123/pdf")
+        #expect(pdf.status == 405 && pdf.headers["allow"] == "GET", "\(pdf.status)")
+    }
+
+    @Test func theBearerSchemeIsReadInAnyCaseAndClientNamesAreHeldToTheirLimit() async throws {
+        let server = try SharedServe.server
+        for scheme in ["bearer", "BEARER", "Bearer"] {
+            let reply = try await server.call(.GET, "/metrics", token: .some(nil), headers: [("Authorization", "\(scheme) test-token")])
+            #expect(reply.status == 200, "\(scheme): \(reply.status) \(reply.errorMessage)")
+        }
+        let basic = try await server.call(.GET, "/metrics", token: .some(nil), headers: [("Authorization", "Basic test-token")])
+        #expect(basic.status == 401)
+        let book = try json(tinyBook())
+        let long = try await server.call(.POST, "/v1/jobs?png=false", body: book, type: "application/json", client: String(repeating: "c", count: 65))
+        #expect(long.status == 400 && long.errorCode == "invalidClient" && long.errorMessage.contains("64"), "\(long.status) \(long.errorMessage)")
+        let fits = try await server.call(.POST, "/v1/jobs?png=false", body: book, type: "application/json", client: String(repeating: "c", count: 64))
+        #expect(fits.status == 202, "\(fits.status) \(fits.errorMessage)")
+        if let id = fits.json["id"] as? String { _ = try await server.call(.DELETE, "/v1/jobs/\(id)") }
+    }
+
     @Test func anInvalidBookOrOptionIsRefusedBeforeItIsQueued() async throws {
         let dir = try temporaryDirectory("serve-invalid")
         defer { try? FileManager.default.removeItem(at: dir) }
