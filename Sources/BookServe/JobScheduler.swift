@@ -2,8 +2,9 @@ import Foundation
 import BookRenderKit
 
 /// Takes queued jobs from the store and renders them, each in its own `bookrender export` child,
-/// at most `workers` at once and `perClient` of one client at once. Every change of a job's state
-/// is in the store before anyone is told of it.
+/// at most `workers` at once. Each free worker goes to the client with the fewest books running
+/// (the oldest job among equals), and with `perClient` no client gets more than that many. Every
+/// change of a job's state is in the store before anyone is told of it.
 actor JobScheduler {
     let store: JobStore
     let config: ServeConfiguration
@@ -35,11 +36,13 @@ actor JobScheduler {
 
     func pump() {
         guard !draining else { return }
-        guard running.count < config.workers, let queued = try? store.jobs(in: .queued) else { return }
-        for job in queued where running.count < config.workers {
-            let ofClient = running.values.filter { $0.client == job.client }.count
-            guard ofClient < config.perClient else { continue }
-            start(job)
+        guard running.count < config.workers, var waiting = try? store.jobs(in: .queued) else { return }
+        while running.count < config.workers {
+            var ofClient: [String: Int] = [:]
+            for r in running.values { ofClient[r.client, default: 0] += 1 }
+            let eligible = waiting.indices.filter { i in config.perClient.map { (ofClient[waiting[i].client] ?? 0) < $0 } ?? true }
+            guard let next = eligible.min(by: { ((ofClient[waiting[$0].client] ?? 0), $0) < ((ofClient[waiting[$1].client] ?? 0), $1) }) else { break }
+            start(waiting.remove(at: next))
         }
     }
 

@@ -12,8 +12,9 @@ public struct ServeConfiguration: Sendable {
     public var token: String?
     /// Jobs rendered at once.
     public var workers = 1
-    /// Jobs of one client (the `X-Client` header, else its token) rendered at once.
-    public var perClient = 1
+    /// Jobs of one client (the `X-Client` header) rendered at once; nil: as many as there are
+    /// workers, the clients taking turns for each free worker.
+    public var perClient: Int?
     public var maxBodyBytes = 256 * 1024 * 1024
     public var maxUnpackedBytes = 1024 * 1024 * 1024
     public var maxZipEntries = 2000

@@ -33,8 +33,8 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "Books rendered at once.")
     var workers = 1
 
-    @Option(name: .long, help: "Books of one client (its X-Client header) rendered at once.")
-    var perClient = 1
+    @Option(name: .long, help: "Books of one client (its X-Client header) rendered at once (default: as many as --workers; the clients take turns for each free worker).")
+    var perClient: Int?
 
     @Option(name: .long, help: "Largest request body, in bytes.")
     var maxBodyBytes = 256 * 1024 * 1024
@@ -61,7 +61,7 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard workers >= 1, perClient >= 1 else { throw ValidationError("--workers and --per-client must be at least 1") }
+        guard workers >= 1, perClient ?? 1 >= 1 else { throw ValidationError("--workers and --per-client must be at least 1") }
         guard maxBodyBytes >= 1, maxUnpackedBytes >= 1, maxZipEntries >= 1, maxPages >= 1 else {
             throw ValidationError("the --max-… limits must be at least 1")
         }
