@@ -71,12 +71,16 @@ actor JobScheduler {
                                              options: JobOptions(theme: job.options.theme, strict: job.options.strict, png: folder.preview.path,
                                                                  dpi: job.options.dpi ?? 150, pages: "1")))
         }
-        let id = job.id, first = preview
+        let id = job.id, first = preview, timeout = config.jobTimeout
         let thread = Thread { [self] in
+            let start = Date()
             // Page 1 first: the same pixels as the whole export's page 1, ready well before it. With
             // fillMissing this run makes the pictures, and the whole export finds them in the journal.
             if let (firstRunner, firstJob) = first, child.stopReason == nil { _ = firstRunner.run(firstJob) }
-            let result = runner.run(batchJob)
+            // The job's time limit holds for both runs together.
+            var whole = runner
+            whole.timeout = timeout.map { max($0 - Date().timeIntervalSince(start), 0.001) }
+            let result = whole.run(batchJob)
             Task { await self.finish(id, result, child.stopReason) }
         }
         thread.stackSize = 1 << 20
@@ -123,7 +127,12 @@ actor JobScheduler {
                 job.state = .done
             } else {
                 job.state = .failed
-                job.error = .init(code: failureCode(result, job: job), message: result.error ?? "the export failed")
+                let code = failureCode(result, job: job)
+                var message = result.error ?? "the export failed"
+                if code == "timedOut", let limit = config.jobTimeout {
+                    message = "the job ran longer than the service's limit of \(String(format: "%g", limit)) s (its --job-timeout) and was stopped"
+                }
+                job.error = .init(code: code, message: message)
             }
             let total = result.seconds
             let render = renderSeconds(job)

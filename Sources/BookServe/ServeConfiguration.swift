@@ -22,8 +22,9 @@ public struct ServeConfiguration: Sendable {
     public var limits = InputLimits()
     /// Seconds running jobs get to finish after SIGTERM before they are stopped and queued again.
     public var grace: Double = 30
-    /// Seconds one job may run.
-    public var jobTimeout: Double?
+    /// Seconds one job may run; nil: no limit.
+    public var jobTimeout: Double? = ServeConfiguration.defaultJobTimeout
+    public static let defaultJobTimeout: Double = 15 * 60
     /// The `bookrender` binary the jobs run (`export` in a child process).
     public var executable: URL
     /// The image providers' address for `fillMissing` jobs (a proxy, or a test server); the provider's own when nil.

@@ -122,7 +122,7 @@ struct ServeRoutes: Sendable {
     private func metrics() async throws -> Response {
         let counts = try scheduler.store.counts()
         let m = await scheduler.metrics, busy = await scheduler.busy
-        let text = m.text(queued: counts[.queued] ?? 0, busy: busy, workers: config.workers, byState: counts)
+        let text = m.text(queued: counts[.queued] ?? 0, busy: busy, workers: config.workers, jobTimeout: config.jobTimeout, byState: counts)
         return JSONReply.data(Data(text.utf8), type: "text/plain; version=0.0.4")
     }
 

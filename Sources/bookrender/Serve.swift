@@ -51,8 +51,8 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "Seconds running jobs get to finish after SIGTERM before they are queued again.")
     var grace: Double = 30
 
-    @Option(name: .long, help: "Seconds one job may run before it is stopped and failed.")
-    var jobTimeout: Double?
+    @Option(name: .long, help: "Seconds one job may run before it is stopped and failed (0: no limit).")
+    var jobTimeout: Double = ServeConfiguration.defaultJobTimeout
 
     @Option(name: .long, help: "Image providers' address for fillMissing jobs (a proxy or gateway); the provider's own by default.")
     var providerBaseURL: String?
@@ -62,6 +62,7 @@ struct Serve: ParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard workers >= 1, perClient ?? 1 >= 1 else { throw ValidationError("--workers and --per-client must be at least 1") }
+        guard jobTimeout >= 0 else { throw ValidationError("--job-timeout must not be negative (0: no limit)") }
         guard maxBodyBytes >= 1, maxUnpackedBytes >= 1, maxZipEntries >= 1, maxPages >= 1 else {
             throw ValidationError("the --max-… limits must be at least 1")
         }
@@ -107,7 +108,7 @@ struct Serve: ParsableCommand {
         config.host = host; config.port = port; config.token = token; config.workers = workers
         config.perClient = perClient; config.maxBodyBytes = maxBodyBytes; config.maxUnpackedBytes = maxUnpackedBytes
         config.maxZipEntries = maxZipEntries; config.maxPages = maxPages; config.limits = limits.limits
-        config.grace = grace; config.jobTimeout = jobTimeout; config.providerBaseURL = providerBaseURL
+        config.grace = grace; config.jobTimeout = jobTimeout > 0 ? jobTimeout : nil; config.providerBaseURL = providerBaseURL
         config.announce = { line in Console.error(line) }
         do { try await BookServer.run(config) } catch let e as ValidationError { throw e } catch {
             Console.error("bookrender serve: \(error)")

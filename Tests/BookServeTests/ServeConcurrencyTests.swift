@@ -71,4 +71,29 @@ import BookTestSupport
         for id in [first, second] { _ = try await server.call(.DELETE, "/v1/jobs/\(id)") }
         for id in [first, second] { #expect(try await server.wait(id)["state"] as? String == "cancelled") }
     }
+
+    @Test func aJobPastItsTimeLimitIsStoppedAndTheLimitIsThereByDefault() async throws {
+        let metrics = String(decoding: try await SharedServe.server.call(.GET, "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("bookrender_serve_job_timeout_seconds 900"), "no default job time limit: \(metrics)")
+
+        let dir = try temporaryDirectory("serve-timeout")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let provider = try LoopbackProvider(latency: 0.1, holdAfter: 0)
+        defer { provider.stop() }
+        let server = try ServeProcess(data: dir.appendingPathComponent("data"),
+                                      arguments: ["--job-timeout", "1", "--provider-base-url", provider.baseURL],
+                                      environment: ["OPENAI_API_KEY": "sk-test-key"])
+        defer { _ = server.stop() }
+        let body = try JSONSerialization.data(withJSONObject: [
+            "book": try JSONSerialization.jsonObject(with: bookToIllustrate(pages: 2, withHero: false)),
+            "options": ["fillMissing": true, "provider": "openai", "png": false],
+        ])
+        let id = try await server.submit(body, type: "application/json")
+        let end = try await server.wait(id, timeout: 120)
+        let error = end["error"] as? [String: Any] ?? [:]
+        #expect(end["state"] as? String == "failed" && error["code"] as? String == "timedOut", "\(end)")
+        let message = error["message"] as? String ?? ""
+        #expect(message.contains("1 s"), "\(message)")
+        expectNoServerDetail(message, server)
+    }
 }
