@@ -20,6 +20,10 @@ enum AppFileCheck {
             p.executableURL = config.executable
             p.arguments = arguments
         }
+        try? FileManager.default.createDirectory(at: job.scratch, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = job.scratch.path
+        p.environment = environment
         p.standardInput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         guard FileManager.default.createFile(atPath: output.path, contents: nil), let handle = try? FileHandle(forWritingTo: output) else {

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import Logging
 import ServiceLifecycle
+import BookBase
 
 /// `bookrender serve`: the job database, the workers and the HTTP API, until SIGTERM or SIGINT.
 public enum BookServer {
@@ -11,6 +12,8 @@ public enum BookServer {
         try FileManager.default.createDirectory(at: config.cacheFolder, withIntermediateDirectories: true)
         let lock = try DataFolderLock(config.dataFolder)
         defer { withExtendedLifetime(lock) {} }
+        // The scratch the service before this one had in the temporary folder, if it was killed.
+        if let previous = lock.previous { TemporaryFiles.Leftovers(ofProcess: previous, writing: []).remove() }
         let store = try JobStore(path: config.databaseFile.path)
         let scheduler = JobScheduler(store: store, config: config)
         try await scheduler.recover()

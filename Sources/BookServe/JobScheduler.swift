@@ -19,11 +19,22 @@ actor JobScheduler {
 
     /// After a crash or a restart: jobs left running are queued again. Their export starts over and
     /// rewrites its outputs atomically; with fillMissing, the illustrate journal and the picture
-    /// cache skip every picture already made.
+    /// cache skip every picture already made. What the killed exports were writing is removed,
+    /// and so is every job folder the database does not know (a request cut short by the crash).
     func recover() throws {
         for var job in try store.jobs(in: .running) {
             job.state = .queued
             try store.update(job)
+        }
+        let known = try store.ids()
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: config.jobsFolder.path)) ?? []
+        for name in folders {
+            let folder = JobFolder(jobs: config.jobsFolder, id: name)
+            guard known.contains(name) else {
+                try? FileManager.default.removeItem(at: folder.root)
+                continue
+            }
+            JobLeftovers.remove(in: folder)
         }
     }
 
@@ -67,7 +78,7 @@ actor JobScheduler {
         if job.options.wantsFirstPage {
             var firstRunner = runner
             firstRunner.report = folder.preview.appendingPathComponent("report.json")
-            preview = (firstRunner, BatchJob(id: job.id, index: 0, input: job.book, output: folder.preview.appendingPathComponent("page-1.pdf").path,
+            preview = (firstRunner, BatchJob(id: job.id, index: 0, input: job.book, output: folder.previewPDF.path,
                                              options: JobOptions(theme: job.options.theme, strict: job.options.strict, png: folder.preview.path,
                                                                  dpi: job.options.dpi ?? 150, pages: "1")))
         }
@@ -102,6 +113,12 @@ actor JobScheduler {
         runner.stdout = folder.events
         runner.report = folder.report
         runner.started = { pid in child.started(pid) }
+        // The export's scratch goes in the job's folder: it leaves with the job, and what a killed
+        // export leaves there is found and removed when the service starts again.
+        try? FileManager.default.createDirectory(at: folder.scratch, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = folder.scratch.path
+        runner.environment = environment
         return runner
     }
 
@@ -140,6 +157,9 @@ actor JobScheduler {
             metrics.record(job: job, seconds: total, render: render)
         }
         try? store.update(job)
+        if job.state.isFinal {
+            try? FileManager.default.removeItem(at: JobFolder(jobs: config.jobsFolder, id: id).scratch)
+        }
     }
 
     private func renderSeconds(_ job: JobRecord) -> Double? {

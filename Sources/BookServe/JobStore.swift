@@ -37,6 +37,11 @@ final class JobStore: @unchecked Sendable {
         try db.query("SELECT record FROM jobs WHERE state = ? ORDER BY seq", [state.rawValue]).compactMap { try decode($0[0]) }
     }
 
+    /// Every job's id, for telling the job folders that have none.
+    func ids() throws -> Set<String> {
+        Set(try db.query("SELECT id FROM jobs").compactMap { $0[0] })
+    }
+
     func counts() throws -> [JobRecord.State: Int] {
         var out: [JobRecord.State: Int] = [:]
         for row in try db.query("SELECT state, COUNT(*) FROM jobs GROUP BY state") {
