@@ -17,6 +17,7 @@ public enum BookServer {
         let store = try JobStore(path: config.databaseFile.path)
         let scheduler = JobScheduler(store: store, config: config)
         try await scheduler.recover()
+        await scheduler.sweep()
         let shutdown = ShutdownFlag()
         let router = Router()
         ServeRoutes(config: config, scheduler: scheduler, shutdown: shutdown, catalog: ServeCatalog.load()).register(on: router)
@@ -44,6 +45,16 @@ public enum BookServer {
             await group.triggerGracefulShutdown()
         }
         defer { watcher.cancel() }
+        // Jobs past --keep go while the service is quiet too.
+        let sweeper = Task {
+            guard let keep = config.keep else { return }
+            let every = min(max(keep / 4, 1), 60)
+            while !Task.isCancelled {
+                try await Task.sleep(nanoseconds: UInt64(every * 1e9))
+                await scheduler.sweep()
+            }
+        }
+        defer { sweeper.cancel() }
         do { try await server.value } catch is CancellationError {}
     }
 }

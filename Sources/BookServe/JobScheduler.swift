@@ -159,6 +159,7 @@ actor JobScheduler {
         try? store.update(job)
         if job.state.isFinal {
             try? FileManager.default.removeItem(at: JobFolder(jobs: config.jobsFolder, id: id).scratch)
+            sweep()
         }
     }
 
@@ -187,6 +188,53 @@ actor JobScheduler {
             child.stop(.cancel)
         }
         return job
+    }
+
+    /// Removes a finished job: its record and its folder. A queued or running one is left (nil).
+    func remove(_ id: String) throws -> JobRecord? {
+        guard let job = try store.job(id), job.state.isFinal else { return nil }
+        // The record first: a folder without one is removed when the service starts, never the reverse.
+        try store.delete(id)
+        sizes[id] = nil
+        try? FileManager.default.removeItem(at: JobFolder(jobs: config.jobsFolder, id: id).root)
+        return job
+    }
+
+    /// Bytes of each finished job's folder, measured once: nothing writes there any more.
+    private var sizes: [String: Int] = [:]
+
+    /// Holds the data folder to `--keep` and `--max-data-bytes`: finished jobs past their age are
+    /// removed, then, while the job folders hold more than the limit, the finished ones that
+    /// finished first. Queued and running jobs are never removed.
+    func sweep(now: Date = Date()) {
+        guard config.keep != nil || config.maxDataBytes != nil,
+              let finished = try? store.jobs(in: [.done, .failed, .cancelled]) else { return }
+        var kept = finished.sorted { ($0.finished ?? $0.created) < ($1.finished ?? $1.created) }
+        if let keep = config.keep {
+            let cutoff = now.addingTimeInterval(-keep)
+            while let oldest = kept.first, (oldest.finished ?? oldest.created) < cutoff {
+                _ = try? remove(oldest.id)
+                kept.removeFirst()
+            }
+        }
+        guard let limit = config.maxDataBytes else { return }
+        var total = 0
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: config.jobsFolder.path)) ?? []
+        let final = Set(kept.map(\.id))
+        for name in folders {
+            let root = JobFolder(jobs: config.jobsFolder, id: name).root
+            if final.contains(name) {
+                if sizes[name] == nil { sizes[name] = FolderSize.bytes(root) }
+                total += sizes[name]!
+            } else {
+                total += FolderSize.bytes(root)
+            }
+        }
+        while total > limit, let oldest = kept.first {
+            let freed = sizes[oldest.id] ?? 0
+            if (try? remove(oldest.id)) != nil { total -= freed }
+            kept.removeFirst()
+        }
     }
 
     /// SIGTERM: no job starts any more; running ones get `grace` seconds to finish, then are

@@ -6,7 +6,7 @@ import Hummingbird
 struct RouteFallback<Context: RequestContext>: RouterMiddleware {
     /// The API's paths (`:x` one segment) and their methods.
     static var routes: [([String], [String])] {
-        [(["healthz"], ["GET"]), (["metrics"], ["GET"]), (["v1", "jobs"], ["POST"]),
+        [(["healthz"], ["GET"]), (["metrics"], ["GET"]), (["v1", "jobs"], ["GET", "POST"]),
          (["v1", "jobs", ":id"], ["GET", "DELETE"]), (["v1", "jobs", ":id", "events"], ["GET"]),
          (["v1", "jobs", ":id", "pdf"], ["GET"]), (["v1", "jobs", ":id", "report"], ["GET"]),
          (["v1", "jobs", ":id", "pages", ":file"], ["GET"])]

@@ -25,6 +25,10 @@ public struct ServeConfiguration: Sendable {
     /// Seconds one job may run; nil: no limit.
     public var jobTimeout: Double? = ServeConfiguration.defaultJobTimeout
     public static let defaultJobTimeout: Double = 15 * 60
+    /// Seconds a finished job is kept before its record and files are removed; nil: kept until deleted.
+    public var keep: Double?
+    /// Most bytes the job folders may hold together; past it the oldest finished jobs are removed.
+    public var maxDataBytes: Int?
     /// The `bookrender` binary the jobs run (`export` in a child process).
     public var executable: URL
     /// The image providers' address for `fillMissing` jobs (a proxy, or a test server); the provider's own when nil.

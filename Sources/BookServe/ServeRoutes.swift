@@ -18,16 +18,11 @@ struct ServeRoutes: Sendable {
         }
         router.get("/metrics") { _, _ in await answer { try await metrics() } }
         router.post("/v1/jobs") { request, _ in await answer { try await submit(request) } }
+        router.get("/v1/jobs") { request, _ in await answer { try await list(request) } }
         router.get("/v1/jobs/:id") { _, context in
             await answer { JSONReply.response(try await status(context.parameters.get("id") ?? "")) }
         }
-        router.delete("/v1/jobs/:id") { _, context in
-            await answer {
-                let id = context.parameters.get("id") ?? ""
-                guard try await scheduler.cancel(id) != nil else { throw notFound(id) }
-                return JSONReply.response(try await status(id))
-            }
-        }
+        router.delete("/v1/jobs/:id") { _, context in await answer { try await delete(context.parameters.get("id") ?? "") } }
         router.get("/v1/jobs/:id/events") { _, context in await answer { try await events(context.parameters.get("id") ?? "") } }
         router.get("/v1/jobs/:id/pdf") { _, context in
             await answer { try await finishedFile(context.parameters.get("id") ?? "", "application/pdf") { $0.pdf } }
@@ -117,6 +112,22 @@ struct ServeRoutes: Sendable {
             throw APIError(404, "noSuchFile", "job \(id) has no readable report")
         }
         return JSONReply.data(text, type: "application/json")
+    }
+
+    /// Cancels a queued or running job; removes a finished one, its files and its record.
+    private func delete(_ id: String) async throws -> Response {
+        let job = try record(id)
+        if job.state.isFinal {
+            guard try await scheduler.remove(id) != nil else { throw notFound(id) }
+            return Response(status: .noContent)
+        }
+        guard try await scheduler.cancel(id) != nil else { throw notFound(id) }
+        return JSONReply.response(try await status(id))
+    }
+
+    private func list(_ request: Request) async throws -> Response {
+        let query = try JobListing.Query(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        return JSONReply.response(try JobListing.page(query, store: scheduler.store, jobsFolder: config.jobsFolder))
     }
 
     private func metrics() async throws -> Response {

@@ -112,7 +112,7 @@ import BookTestSupport
         try expectMatchesOpenAPI(nowhere.body, "Error")
         let put = try await server.call(.PUT, "/v1/jobs", body: Data("{}".utf8), type: "application/json")
         #expect(put.status == 405 && put.errorCode == "methodNotAllowed", "\(put.status) \(String(decoding: put.body, as: UTF8.self))")
-        #expect(put.headers["allow"] == "POST", "\(put.headers)")
+        #expect(put.headers["allow"]?.contains("GET") == true && put.headers["allow"]?.contains("POST") == true, "\(put.headers)")
         let health = try await server.call(.POST, "/healthz", token: .some(nil))
         #expect(health.status == 405 && health.headers["allow"] == "GET", "\(health.status) \(health.headers)")
         let pdf = try await server.call(.DELETE, "/v1/jobs/0123456789abcdef0123/pdf")
