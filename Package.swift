@@ -71,7 +71,7 @@ let package = Package(
         // Debian's SQLite (libsqlite3-dev): the render service's job queue.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The render service: HTTP API, durable job queue, workers that run the export in child processes.
-        .target(name: "BookServe", dependencies: ["BookBase", "BookRenderKit", "CSQLite",
+        .target(name: "BookServe", dependencies: ["BookBase", "BookConfig", "BookResolve", "BookRenderKit", "CShim", "CSQLite",
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
