@@ -66,13 +66,23 @@ struct JobContext: Sendable {
         }
         do {
             if let image = await journal.reusable(job.key, request: address, folder: book.folder) {
-                try await book.apply(image, to: job)
-                await counters.resume()
-                return await finish(job, ok: true, note: "ready (resumed: \(image))")
+                if let problem = PictureCheck.problem(file: book.folder.appendingPathComponent(image)) {
+                    log("illustrate: \(job.label) (\(job.key)): \(image), made by an earlier run, is not a usable picture (\(problem)); it is made again")
+                } else {
+                    await journal.resumed(job.key)
+                    try await book.apply(image, to: job)
+                    await counters.resume()
+                    return await finish(job, ok: true, note: "ready (resumed: \(image))")
+                }
             }
-            if let data = options.cache.get(address), (try? ImageProbe.probe(data)) != nil {
-                await counters.hit()
-                return try await store(data, job: job, address: address, note: "ready (cache)", unreferenced: unreferenced)
+            if let data = options.cache.get(address) {
+                if let problem = PictureCheck.problem(data) {
+                    options.cache.remove(address)
+                    log("illustrate: \(job.label) (\(job.key)): the cached picture is not a usable picture (\(problem)); dropped from the cache, it is made again")
+                } else {
+                    await counters.hit()
+                    return try await store(data, job: job, address: address, note: "ready (cache)", unreferenced: unreferenced)
+                }
             }
             for attempt in 1...max(1, options.retry.maxAttempts) {
                 if let halt = await gate.enter() { return await halted(job, halt) }
@@ -85,8 +95,8 @@ struct JobContext: Sendable {
                     case .failure(let f): throw f
                     }
                     await gate.answered()
-                    guard (try? ImageProbe.probe(data)) != nil else {
-                        throw ProviderFailure(.retryable, "\(provider.name) sent bytes that are not a PNG or JPEG image")
+                    if let problem = PictureCheck.problem(data) {
+                        throw ProviderFailure(.retryable, "\(provider.name) sent a picture that cannot be used: \(problem)")
                     }
                     options.cache.put(address, data)
                     return try await store(data, job: job, address: address, note: attempt > 1 ? "ready after \(attempt) attempts" : "ready",

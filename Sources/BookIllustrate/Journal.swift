@@ -50,12 +50,17 @@ actor Journal {
         self.file = file
     }
 
-    /// A ready (or draft) entry made by the same request whose image is still on disk.
+    /// A ready (or draft) entry made by the same request whose image is still on disk; the caller
+    /// checks the picture before it calls `resumed`.
     func reusable(_ key: String, request: String, folder: URL) -> String? {
         guard let e = file.pages[key], e.state == .ready || e.state == .draft, e.request == request, let image = e.image,
               FileManager.default.fileExists(atPath: folder.appendingPathComponent(image).path) else { return nil }
-        events?(.change(key, e))
         return image
+    }
+
+    /// The entry `reusable` gave is taken as it stands: told as its state.
+    func resumed(_ key: String) {
+        if let e = file.pages[key] { events?(.change(key, e)) }
     }
 
     func set(_ key: String, label: String, _ state: JournalEntry.State, attempt: Int? = nil, image: String? = nil,
