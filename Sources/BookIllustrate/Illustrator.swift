@@ -58,6 +58,8 @@ public struct IllustrateSummary: Sendable {
     public var postponed: [(label: String, reason: String)] = []
     /// Of the pictures ready, those made as drafts (--draft), to be made again for print.
     public var drafts = 0
+    /// Pictures used although something about them is not as asked (their shape).
+    public var warnings: [(label: String, message: String)] = []
 
     public var lines: [String] {
         var out = ["illustrate: \(ready) of \(needed) picture(s) ready; \(calls) call(s) made, \(cacheHits) cache hit(s)"
@@ -68,6 +70,7 @@ public struct IllustrateSummary: Sendable {
         if drafts > 0 {
             out.append("  \(drafts) draft(s) for preview: run illustrate again without --draft to make them for print, from the same character picture")
         }
+        for w in warnings { out.append("  warning: \(w.label): \(w.message)") }
         for f in failures { out.append("  failed: \(f.label): \(f.reason) (its placeholder stays)") }
         return out
     }
@@ -78,7 +81,9 @@ actor RunCounters {
     var calls = 0, cacheHits = 0, resumed = 0, ready = 0, finished = 0, drafts = 0
     var failures: [(label: String, reason: String)] = []
     var postponed: [(label: String, reason: String)] = []
+    var warnings: [(label: String, message: String)] = []
     func postpone(_ label: String, _ reason: String) { postponed.append((label, reason)) }
+    func warn(_ label: String, _ message: String) { warnings.append((label, message)) }
     func call() { calls += 1 }
     func hit() { cacheHits += 1 }
     func resume() { resumed += 1 }
@@ -208,6 +213,7 @@ public enum Illustrator {
                                         failures: await c.failures, skipped: plan.skipped.count)
         summary.postponed = await c.postponed
         summary.drafts = await c.drafts
+        summary.warnings = await c.warnings
         summary.lines.forEach { options.log(redact($0, key: key)) }
         options.events?(.summary(summary))
         if case .fatal(let message)? = await context.gate.halt { throw IllustrateError(redact(message, key: key)) }

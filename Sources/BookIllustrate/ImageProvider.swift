@@ -12,6 +12,13 @@ public protocol ImageProvider: Sendable {
     func generate(_ request: GenerationRequest) async throws(ProviderFailure) -> Data
     /// US dollars per picture, for --dry-run; nil when the reference gives no price.
     func estimatedCost(_ request: GenerationRequest) -> Double?
+    /// The shape the call asks for, to compare the picture with.
+    func askedShape(for request: GenerationRequest) -> AskedShape
+}
+
+extension ImageProvider {
+    /// Gemini's ratios, which OpenRouter's `image_config` takes too.
+    public func askedShape(for request: GenerationRequest) -> AskedShape { AskedShape(request.job.aspect.gemini) }
 }
 
 /// What is known of a provider before one is made: the defaults `ProviderSettings` fills in, and how

@@ -66,7 +66,7 @@ struct JobContext: Sendable {
         }
         do {
             if let image = await journal.reusable(job.key, request: address, folder: book.folder) {
-                if let problem = PictureCheck.problem(file: book.folder.appendingPathComponent(image)) {
+                if let problem = PictureCheck.problem(file: book.folder.appendingPathComponent(image), for: request) {
                     log("illustrate: \(job.label) (\(job.key)): \(image), made by an earlier run, is not a usable picture (\(problem)); it is made again")
                 } else {
                     await journal.resumed(job.key)
@@ -76,10 +76,11 @@ struct JobContext: Sendable {
                 }
             }
             if let data = options.cache.get(address) {
-                if let problem = PictureCheck.problem(data) {
+                switch PictureCheck.check(data, for: request) {
+                case .failure(let problem):
                     options.cache.remove(address)
                     log("illustrate: \(job.label) (\(job.key)): the cached picture is not a usable picture (\(problem)); dropped from the cache, it is made again")
-                } else {
+                case .success:
                     await counters.hit()
                     return try await store(data, job: job, address: address, note: "ready (cache)", unreferenced: unreferenced)
                 }
@@ -95,8 +96,15 @@ struct JobContext: Sendable {
                     case .failure(let f): throw f
                     }
                     await gate.answered()
-                    if let problem = PictureCheck.problem(data) {
-                        throw ProviderFailure(.retryable, "\(provider.name) sent a picture that cannot be used: \(problem)")
+                    let source = maker(for: job)
+                    switch PictureCheck.check(data, for: request) {
+                    case .failure(let problem):
+                        throw ProviderFailure(.retryable, "\(source.name) sent a picture that cannot be used: \(problem)")
+                    case .success(let info):
+                        if let note = PictureCheck.shapeNote(info, asked: source.askedShape(for: request)) {
+                            log("illustrate: \(job.label) (\(job.key)): \(note)")
+                            await counters.warn(job.label, note)
+                        }
                     }
                     options.cache.put(address, data)
                     return try await store(data, job: job, address: address, note: attempt > 1 ? "ready after \(attempt) attempts" : "ready",

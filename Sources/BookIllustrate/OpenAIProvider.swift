@@ -18,6 +18,8 @@ struct OpenAIProvider: NamedProvider {
 
     func sizeKey(for request: GenerationRequest) -> String { "\(request.job.aspect.openAISize)/\(quality(request.resolution))" }
 
+    func askedShape(for request: GenerationRequest) -> AskedShape { AskedShape(request.job.aspect.openAISize) }
+
     var capabilities: ModelCapabilities { .of(model, provider: .openai) }
 
     /// The 1024×1536 price; other sizes cost about the same or less.

@@ -171,5 +171,7 @@ struct IllustrateResult: Encodable {
                                                hint: "its placeholder stays; run illustrate again") }
             + s.postponed.map { Diagnostic(.warning, stage: .load, kind: "postponed", message: "\($0.label): \($0.reason)",
                                            hint: "left for a later run") }
+            + s.warnings.map { Diagnostic(.warning, stage: .load, kind: "pictureShape", message: "\($0.label): \($0.message)",
+                                          hint: "check the page in a preview; remove the picture from the book to have it made again") }
     }
 }
