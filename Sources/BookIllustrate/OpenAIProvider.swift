@@ -53,6 +53,7 @@ struct OpenAIProvider: NamedProvider {
         http.setValue("Bearer \(settings.apiKey)", forHTTPHeaderField: "Authorization")
         let r = try await client.send(http)
         guard r.status == 200 else { throw HTTPClient.classify(r, provider: name) }
+        if let failure = HTTPClient.errorInAnswer(r, provider: name) { throw failure }
         guard let root = try? JSONSerialization.jsonObject(with: r.body) as? [String: Any] else {
             throw ProviderFailure(.retryable, "openai: the response is not JSON")
         }
