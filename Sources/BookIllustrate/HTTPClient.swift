@@ -86,10 +86,15 @@ final class HTTPClient: Sendable {
             throw ProviderFailure(.retryable, "timed out after \(Int(timeout)) s")
         } catch where Self.isConnectionFailure(error) {
             throw ProviderFailure(.unreachable, "cannot connect to \(Origin(request.url)?.description ?? request.url.absoluteString): \(error)")
+        } catch let error as HTTPClientError where Self.unsendable.contains(error) || error == .unsupportedScheme(request.url.scheme ?? "") {
+            throw ProviderFailure(.invalid, "cannot send a request to \(request.url.absoluteString): \(error)", sent: false)
         } catch {
             throw ProviderFailure(.retryable, "network error: \(error)")
         }
     }
+
+    /// Addresses the client refuses before it connects.
+    static let unsendable: [HTTPClientError] = [.invalidURL, .emptyHost, .emptyScheme]
 
     /// A connection that was never made, as opposed to one dropped after the request went out.
     static func isConnectionFailure(_ error: any Error) -> Bool {

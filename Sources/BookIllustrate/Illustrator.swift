@@ -217,6 +217,10 @@ public enum Illustrator {
         summary.lines.forEach { options.log(redact($0, key: key)) }
         options.events?(.summary(summary))
         if case .fatal(let message)? = await context.gate.halt { throw IllustrateError(redact(message, key: key)) }
+        if summary.needed > 0, summary.ready == 0, summary.failures.count == summary.needed, let first = summary.failures.first {
+            throw IllustrateError(redact("no picture was made: all \(summary.needed) failed (\(first.label): \(first.reason)); "
+                                         + "see the reasons above, then run again", key: key))
+        }
         return summary
     }
 

@@ -47,7 +47,7 @@ public struct ProviderSettings: Sendable {
     public init(name: ProviderName, model: String? = nil, baseURL: String? = nil, apiKey: String = "",
                 timeout: Double = 240, palette: [String] = []) {
         self.name = name; self.model = model ?? name.defaultModel
-        self.baseURL = (baseURL ?? name.defaultBaseURL).trimmingSuffix("/")
+        self.baseURL = Self.lowercasingScheme((baseURL ?? name.defaultBaseURL).trimmingSuffix("/"))
         self.apiKey = apiKey; self.timeout = timeout; self.palette = palette
     }
 
@@ -55,9 +55,16 @@ public struct ProviderSettings: Sendable {
         name.provider.init(settings: self)
     }
 
+    /// Schemes are case-insensitive (RFC 3986): `HTTP://…` is the `http://…` every check and the
+    /// HTTP client take.
+    static func lowercasingScheme(_ address: String) -> String {
+        guard let end = address.range(of: "://") else { return address }
+        return address[..<end.lowerBound].lowercased() + address[end.lowerBound...]
+    }
+
     func endpoint(_ path: String) throws(ProviderFailure) -> URL {
         guard let url = URL(string: baseURL + path), url.scheme == "http" || url.scheme == "https" else {
-            throw ProviderFailure(.invalid, "\(name.rawValue): --base-url \(baseURL) is not an http(s) address")
+            throw ProviderFailure(.invalid, "\(name.rawValue): --base-url \(baseURL) is not an http(s) address", sent: false)
         }
         return url
     }

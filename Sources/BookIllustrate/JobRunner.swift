@@ -88,12 +88,11 @@ struct JobContext: Sendable {
             for attempt in 1...max(1, options.retry.maxAttempts) {
                 if let halt = await gate.enter() { return await halted(job, halt) }
                 try await journal.set(job.key, label: job.label, .generating, attempt: attempt)
-                await counters.call()
                 do {
                     let data: Data
                     switch await call(request, maker(for: job)) {
-                    case .success(let d): data = d
-                    case .failure(let f): throw f
+                    case .success(let d): data = d; await counters.call()
+                    case .failure(let f): if f.sent { await counters.call() }; throw f
                     }
                     await gate.answered()
                     let source = maker(for: job)

@@ -21,9 +21,13 @@ public struct ProviderFailure: Error, Sendable, CustomStringConvertible {
     public var reason: String
     /// The delay the provider asked for (retry-after-ms, Retry-After, retryDelay), in seconds.
     public var retryAfter: Double?
+    /// Whether the request left this process: false when no connection was made or the request
+    /// could not even be built. Only calls sent are counted as made.
+    public var sent: Bool
 
-    public init(_ kind: Kind, _ reason: String, retryAfter: Double? = nil) {
+    public init(_ kind: Kind, _ reason: String, retryAfter: Double? = nil, sent: Bool? = nil) {
         self.kind = kind; self.reason = reason; self.retryAfter = retryAfter
+        self.sent = sent ?? (kind != .unreachable)
     }
 
     public var isRetryable: Bool { kind == .retryable || kind == .unreachable }

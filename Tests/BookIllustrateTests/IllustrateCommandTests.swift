@@ -123,6 +123,36 @@ import BookTestSupport
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.pdf").path))
     }
 
+    /// A scheme in capitals is the same scheme: the pictures are asked for and made.
+    @Test func anUpperCaseSchemeIsTheSameAddress() throws {
+        let server = try ProviderServer(["key": testKey])
+        let dir = try temporaryDirectory("upper-scheme")
+        let url = try makeBook(pages: 2, in: dir)
+        let r = try run(Repository.binary.path, ["illustrate", url.path, "--provider", "openai",
+                                                 "--base-url", server.baseURL.replacingOccurrences(of: "http://", with: "HTTP://"),
+                                                 "--cache", dir.appendingPathComponent("cache").path],
+                        environment: environment(["OPENAI_API_KEY": testKey]))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("illustrate: 3 of 3 picture(s) ready; 3 call(s) made"), "\(r.stderr)")
+        #expect(try server.requests().count == 3)
+        #expect(try loadBook(url).pages.allSatisfy { $0.picture?.image != nil })
+    }
+
+    /// A run that made none of its pictures did not succeed, whatever each failure was.
+    @Test func aRunWhereEveryPictureFailedDoesNotExitZero() throws {
+        let refusal: [String: Any] = ["status": 400, "json": ["error": ["message": "Your request was rejected by the safety system.",
+                                                                        "type": "image_generation_user_error", "code": "moderation_blocked"]]]
+        let server = try ProviderServer(["rules": [["contains": "", "responses": Array(repeating: refusal, count: 10)]]])
+        let dir = try temporaryDirectory("all-failed")
+        let url = try makeBook(pages: 2, in: dir)
+        let r = try run(Repository.binary.path, ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL,
+                                                 "--cache", dir.appendingPathComponent("cache").path],
+                        environment: environment(["OPENAI_API_KEY": testKey]))
+        #expect(r.status == 70, "\(r.status): \(r.stderr)")
+        #expect(r.stderr.contains("illustrate: 0 of 3 picture(s) ready; 3 call(s) made"), "\(r.stderr)")
+        #expect(r.stderr.contains("error: no picture was made: all 3 failed (cover: openai HTTP 400: moderation_blocked"), "\(r.stderr)")
+    }
+
     /// `--base-url` replaces everything before the API path, a path prefix included, as its help says.
     @Test func theBaseURLKeepsItsPathPrefixAndTheHelpSaysSo() throws {
         let server = try ProviderServer(["key": testKey])

@@ -63,6 +63,8 @@ import BookTestSupport
         // (the summary's list of failures repeats the last).
         let attempts = lines.all.filter { $0.contains("cannot connect to") && !$0.hasPrefix("  failed:") }
         #expect(attempts.count == 4, "\(lines.text)")
+        // None of them left this machine: no call was made.
+        #expect(lines.text.contains("illustrate: 0 of 7 picture(s) ready; 0 call(s) made"), "\(lines.text)")
         let states = try journal(dir).pages.values.map(\.state)
         #expect(!states.contains(.ready))
         #expect(states.filter { $0 == .failed }.count == 1)
