@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A loopback stand-in for the OpenAI, Gemini and OpenRouter image APIs, for tests and the benchmark.
 
-Usage: illustrate-provider-server.py --control CONTROL.json --log REQUESTS.jsonl
-Prints the port it listens on (127.0.0.1 only), then serves until killed.
+Usage: illustrate-provider-server.py --control CONTROL.json --log REQUESTS.jsonl [--tls CERT.pem,KEY.pem]
+Prints the port it listens on (127.0.0.1 only), then serves until killed: plain HTTP, or https with
+--tls's certificate.
 
 CONTROL.json is re-read on every request:
   {"latency": 0.1,                 seconds added before each answer
@@ -323,8 +324,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--control", required=True)
     ap.add_argument("--log", required=True)
+    ap.add_argument("--tls")
     a = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if a.tls:
+        import ssl
+        cert, key = a.tls.split(",")
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
+        # The handshake happens as each connection is accepted; one that fails is dropped.
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        server.handle_error = lambda request, address: None
     server.daemon_threads = True
     server.control_path, server.log_path = a.control, a.log
     print(server.server_address[1], flush=True)

@@ -112,7 +112,7 @@ struct JobContext: Sendable {
                     let reason = redact(failure.reason, key: key)
                     // The halt is set before the next call may go out.
                     let halt = await haltFor(failure, reason: reason)
-                    if failure.kind == .badKey || failure.kind == .unreachable { await gate.unanswered() } else { await gate.answered() }
+                    if [.badKey, .unreachable, .tlsFailed].contains(failure.kind) { await gate.unanswered() } else { await gate.answered() }
                     if let halt {
                         if case .fatal = halt { return await fail(job, reason) }
                         return await halted(job, halt)
@@ -149,6 +149,10 @@ struct JobContext: Sendable {
             guard tally.give else { return nil }
             halt = .fatal("cannot reach \(provider.name) at \(options.provider.baseURL): \(tally.count) connection attempt(s) in a row failed "
                           + "over \(Int(tally.seconds.rounded())) s (last: \(reason)); check --base-url, the network or the proxy, then run again")
+        case .tlsFailed:
+            halt = .fatal("cannot reach \(provider.name) at \(options.provider.baseURL) over TLS (\(reason)); check that --base-url names "
+                          + "an https server whose certificate this machine trusts (a plain-HTTP server on this machine takes http://), "
+                          + "then run again; no further picture was requested")
         case .retryable:
             guard let wait = failure.retryAfter, wait > options.retry.maxWait else { return nil }
             halt = .rateLimited(until: Date().addingTimeInterval(wait.rounded(.up)))

@@ -10,9 +10,9 @@ struct Illustrate: ParsableCommand {
         Keys come from OPENAI_API_KEY, GEMINI_API_KEY or OPENROUTER_API_KEY. A journal beside the book \
         (BOOK.illustrate.json) lets an interrupted run resume; pictures are cached by content under \
         $XDG_CACHE_HOME/bookrender/illustrations (or ~/.cache/…). Exit 0 even when some pages failed: \
-        they keep their placeholder and the summary names them; 70 when none could be made. A rejected key \
-        or a provider that cannot be reached ends the run (exit 70); a rate limit longer than --max-wait \
-        leaves pages for a later run. \
+        they keep their placeholder and the summary names them; 70 when none could be made. A rejected key, \
+        a provider that cannot be reached or a failed TLS handshake ends the run (exit 70); a rate limit \
+        longer than --max-wait leaves pages for a later run. \
         --status lists each picture's state \
         from the journal (no call is made); --events streams state changes as JSON Lines; --json prints \
         the run's summary (with --status, the states: schema/illustrate-status.schema.json). See \
