@@ -8,7 +8,12 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// declares (--no-reference); never taken as done, so a later run with the picture makes it again.
     /// `draft`: made and placed in the book at preview quality (--draft); a later run without
     /// --draft makes it again at print quality, from the same character reference.
+    /// `scheduled`, `generating` and `retrying` are a run's work under way: once its process is
+    /// gone, `--status` reports them as `interrupted`.
     public enum State: String, Codable, Sendable { case pending, scheduled, generating, retrying, ready, failed, unreferenced, draft }
+    /// The states of a picture a run is working on.
+    static let underWay: Set<State> = [.scheduled, .generating, .retrying]
+
     public var label: String
     public var state: State
     /// The attempt under way (or the one that will follow a `retrying`).
@@ -28,6 +33,8 @@ public struct JournalFile: Codable, Sendable {
     public var provider: String
     public var model: String
     public var pages: [String: JournalEntry]
+    /// The run that last wrote it.
+    public var run: JournalRun?
 }
 
 actor Journal {
@@ -43,7 +50,7 @@ actor Journal {
         self.url = url
         self.writes = writes
         self.events = writes ? events : nil
-        var file = JournalFile(book: book, provider: provider, model: model, pages: [:])
+        var file = JournalFile(book: book, provider: provider, model: model, pages: [:], run: writes ? .current() : nil)
         if let data = try? Data(contentsOf: url), let old = try? JSONDecoder().decode(JournalFile.self, from: data) {
             file.pages = old.pages
         }
