@@ -121,10 +121,12 @@ struct JobContext: Sendable {
                         let why = failure.isRetryable ? "\(reason) (gave up after \(attempt) attempts)" : reason
                         return await fail(job, why)
                     }
+                    // No retry follows a halt: the page is left for a later run at once.
+                    if let halt = await gate.halt { return await halted(job, halt) }
                     let delay = options.retry.delay(afterAttempt: attempt, hint: failure.retryAfter)
                     try await journal.set(job.key, label: job.label, .retrying, attempt: attempt + 1, reason: reason)
                     log("illustrate: \(job.label): \(reason); retry \(attempt + 1) of \(options.retry.maxAttempts) in \(String(format: "%.2f", delay)) s")
-                    try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                    await gate.pause(delay)
                 }
             }
         } catch {
@@ -173,6 +175,8 @@ struct JobContext: Sendable {
             try? await journal.set(job.key, label: job.label, .pending, reason: reason)
             await counters.postpone(job.label, reason)
             log("illustrate: \(job.label) (\(job.key)): \(reason)")
+        case .interrupted:
+            try? await journal.set(job.key, label: job.label, .pending, reason: "not made: the run was interrupted; run again to make it")
         }
     }
 

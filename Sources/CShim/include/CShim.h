@@ -10,4 +10,5 @@
 #include "shim_beneath.h"
 #include "shim_pango_metrics.h"
 #include "shim_temporaries.h"
+#include "shim_interrupt.h"
 #endif
