@@ -11,4 +11,5 @@
 #include "shim_pango_metrics.h"
 #include "shim_temporaries.h"
 #include "shim_json_text.h"
+#include "shim_interrupt.h"
 #endif
