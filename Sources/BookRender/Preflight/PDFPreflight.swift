@@ -2,10 +2,13 @@ import Foundation
 import BookBase
 import BookConfig
 
-/// Preflight of a PDF file against a print profile, read with poppler's own tools and Ghostscript
-/// (the same readers a print shop's checks are built on): page count and boxes from `pdfinfo -box`,
-/// the ink of the text as Ghostscript draws it (`PDFTextInk`), fonts from `pdffonts`, image
-/// resolution from `pdfimages -list`, and the file's size.
+/// Preflight of any PDF file against a print profile, read with poppler's own tools, qpdf and
+/// Ghostscript (the same readers a print shop's checks are built on): page count and boxes from
+/// `pdfinfo -box`; which boxes each page really has, transparency, colour spaces and the PDF/X
+/// keys from the objects (`PDFObjects`); the ink of the text as Ghostscript draws it
+/// (`PDFTextInk`); total ink, black text in four inks and content short of the bleed in
+/// Ghostscript's CMYK rendering (`renderedChecks`); a cover sheet against its spine
+/// (`coverSheet`); fonts from `pdffonts`, image resolution from `pdfimages -list`, and the file's size.
 ///
 /// Characters that could not be set are not looked for here: bookrender draws each as a box of
 /// hex digits in an ordinary font, which no reader tells from real digits, and finding `.notdef`
