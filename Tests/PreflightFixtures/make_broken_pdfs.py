@@ -166,6 +166,7 @@ class Page:
         self.extgstates = {}  # name -> dictionary text
         self.colourspaces = {}  # name -> function(pdf) -> object text
         self.fonts = {}  # name -> dictionary text, beside the box font /F1
+        self.shadings = {}  # name -> dictionary text
         self.extra = {}
 
     def resources(self, pdf):
@@ -175,6 +176,8 @@ class Page:
         if self.extgstates:
             parts.append("/ExtGState << %s >>" % " ".join("/%s %s" % (k, v(pdf) if callable(v) else v)
                                                           for k, v in self.extgstates.items()))
+        if self.shadings:
+            parts.append("/Shading << %s >>" % " ".join("/%s %s" % kv for kv in self.shadings.items()))
         if self.colourspaces:
             parts.append("/ColorSpace << %s >>" % " ".join("/%s %s" % (k, f(pdf)) for k, f in self.colourspaces.items()))
         return " ".join(parts)
@@ -406,12 +409,25 @@ def fixtures(out):
 
     broken("icc-rgb-colour-space", "ingramspark", "colourSpace", on_page(5, icc_rgb))
 
+    def rgb_inline_image(book, page):
+        page.content += "q 36 0 0 36 100 200 cm BI /W 2 /H 2 /CS /RGB /BPC 8 ID\n%s\nEI Q\n" % ("\xf0\xe6\xc8" * 4)
+
+    broken("rgb-inline-image", "ingramspark", "colourSpace", on_page(6, rgb_inline_image))
+
+    def rgb_shading(book, page):
+        page.shadings["Sh0"] = ("<< /ShadingType 2 /ColorSpace /DeviceRGB /Coords [100 0 172 0] /Function"
+                                " << /FunctionType 2 /Domain [0 1] /C0 [1 1 1] /C1 [0.95 0.9 0.8] /N 1 >> >>")
+        page.content += "q 100 300 72 36 re W n /Sh0 sh Q\n"
+
+    broken("rgb-shading", "ingramspark", "colourSpace", on_page(7, rgb_shading))
+
     def no_intent(book):
         book.output_intent = False
 
     broken("no-output-intent", "ingramspark", "pdfx", no_intent)
     broken("no-pdfx-version", "ingramspark", "pdfx", lambda book: book.info.pop("GTS_PDFXVersion"))
     broken("no-trapped", "ingramspark", "pdfx", lambda book: book.info.pop("Trapped"))
+    broken("pdfx-4-not-1a", "ingramspark", "pdfx", lambda book: book.info.update(GTS_PDFXVersion="(PDF/X-4)"))
     broken("output-intent-not-pdfx", "ingramspark", "pdfx", lambda book: setattr(book, "intent_subtype", "/GTS_PDFA1"))
 
     # Ink.

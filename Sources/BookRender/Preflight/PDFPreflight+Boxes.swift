@@ -77,7 +77,14 @@ extension PDFPreflight {
         }
         if let pdfx = profile.pdfx {
             let how = "\(profile.name) wants \(pdfx): write the file as \(pdfx) (bookrender export and cover --profile \(profile.name) do)"
-            if objects.info["/GTS_PDFXVersion"] == nil {
+            // PDF/X-1a files name their version "PDF/X-1:2001" or "PDF/X-1a:2003"; a later part
+            // (PDF/X-3, PDF/X-4) allows colour or transparency the profile does not.
+            let family = pdfx.hasPrefix("PDF/X-1") ? "PDF/X-1" : pdfx
+            if let version = objects.info["/GTS_PDFXVersion"] {
+                if !version.hasPrefix(family) {
+                    out.append(PreflightFinding(.error, .pdfx, file: name, "the Info dictionary's /GTS_PDFXVersion is \(version); \(how)"))
+                }
+            } else {
                 out.append(PreflightFinding(.error, .pdfx, file: name, "the Info dictionary has no /GTS_PDFXVersion; \(how)"))
             }
             let intents = objects.outputIntents
