@@ -324,9 +324,14 @@ def cover_args(pages):
 def fixtures(out):
     made = []
 
-    def add(name, role, profile, book, expect, args=None, severity="error"):
+    def add(name, role, profile, book, expect, args=None, severity="error", mangle=None):
         path = os.path.join(out, name + ".pdf")
         book.write(path)
+        if mangle:
+            with open(path, "rb") as f:
+                data = mangle(f.read())
+            with open(path, "wb") as f:
+                f.write(data)
         made.append({"file": name + ".pdf", "role": role, "profile": profile, "args": args or [], "expect": expect,
                      "severity": severity})
 
@@ -340,10 +345,10 @@ def fixtures(out):
         ["--cover", "--interior", "interior-kdp-good.pdf"])
 
     # Interiors.
-    def broken(name, profile, expect, change, severity="error"):
+    def broken(name, profile, expect, change, severity="error", mangle=None):
         book = interior(profile)
         change(book)
-        add("interior-%s-%s" % (profile, name), "interior", profile, book, expect, severity=severity)
+        add("interior-%s-%s" % (profile, name), "interior", profile, book, expect, severity=severity, mangle=mangle)
 
     def on_page(n, f):
         return lambda book: f(book, book.pages[n - 1])
@@ -504,6 +509,13 @@ def fixtures(out):
         book.pages[4] = page
 
     broken("mixed-page-sizes", "kdp", "mixedPageSizes", mixed)
+
+    # A file readers must mend to read: its cross-reference table is not where startxref says.
+    def wrong_startxref(data):
+        at = data.rindex(b"startxref\n") + len(b"startxref\n")
+        return data[:at] + b"123" + data[data.index(b"\n", at):]
+
+    broken("xref-not-found", "lulu", "damagedFile", lambda book: None, severity="warning", mangle=wrong_startxref)
 
     # What the preflight checked before; kept so the count covers every rule.
     def odd_count(book):

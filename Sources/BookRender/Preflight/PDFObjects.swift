@@ -19,11 +19,14 @@ struct PDFObjects {
     var info: [String: String] = [:]
     /// The `/S` of each output intent in the catalog, with whether it carries a profile or a condition.
     var outputIntents: [(subtype: String, described: Bool)] = []
+    /// What qpdf had to mend to read the file (a broken cross-reference table, a bad length).
+    var repairs: [String] = []
 
     /// `colour`: look for RGB content too (a printer that takes only CMYK and grey).
     static func read(_ pdf: URL, colour: Bool) throws -> PDFObjects {
-        let doc = try QPDFDocument(reading: pdf)
+        let doc = try QPDFDocument(reading: pdf, repairing: true)
         var out = PDFObjects()
+        out.repairs = doc.repairs
         let transparent = try PageTransparency.found(in: doc)
         var colours = ColourScan(doc: doc)
         for i in 0..<(try doc.pageCount) {

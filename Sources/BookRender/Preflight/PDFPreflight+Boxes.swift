@@ -56,6 +56,11 @@ extension PDFPreflight {
     /// PDF/X keys where it wants PDF/X. Pages alike are reported once, as the boxes are.
     static func objectFindings(_ objects: PDFObjects, profile: PrintProfile, name: String) -> [PreflightFinding] {
         var out: [PreflightFinding] = []
+        if !objects.repairs.isEmpty {
+            let told = objects.repairs.prefix(3).joined(separator: "; ") + (objects.repairs.count > 3 ? "; …" : "")
+            out.append(PreflightFinding(.warning, .damagedFile, file: name,
+                "qpdf had to mend the file to read it (\(told)); \(profile.name)'s RIP may read it otherwise or refuse it: write the PDF again from the program that made it"))
+        }
         func grouped(_ check: PreflightFinding.Check, _ what: (PDFObjects.Page) -> String?, advice: String) {
             var first: [String: (page: Int, more: Int)] = [:]
             var order: [String] = []

@@ -14,6 +14,7 @@ extension PDFPreflight {
     static func renderedChecks(_ pdf: URL, boxes: [Int: PageBoxes], profile: PrintProfile, name: String,
                                sheet: SheetGeometry?) throws -> [PreflightFinding] {
         var out: [PreflightFinding] = []
+        guard sheet != nil || profile.maxInk != nil || profile.isCMYK || profile.hasBleed else { return [] }
         let dpi = sheet == nil ? interiorDPI : coverDPI
         try CMYKRaster.pages(pdf, dpi: dpi, withoutText: sheet != nil || profile.isCMYK) { page, full, bare in
             guard let b = boxes[page], b.media.count == 4 else { return }

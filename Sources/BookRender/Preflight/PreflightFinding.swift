@@ -6,7 +6,7 @@ public struct PreflightFinding: Sendable, Equatable, Codable, CustomStringConver
     public enum Check: String, Sendable, Codable {
         case lowResolution, outsideSafeArea, stopsAtTrim, placeholder, pageCount, fontNotEmbedded, fileSize, missingBoxes, missingGlyph
         case trimSize, mixedPageSizes, bleed, transparency, colourSpace, pdfx, totalInk, richBlackText
-        case coverSize, barcodeArea, spineText, foldColour
+        case coverSize, barcodeArea, spineText, foldColour, damagedFile
     }
     public var severity: Severity
     public var check: Check
