@@ -97,9 +97,6 @@ public enum PDFCheck {
         let sheet = try cover?.sheet()
         return try BookRenderError.wrap {
             let printProfile = try PrintProfile.load(named: profile, from: try settings.resources().profiles)
-            if let sheet, let papers = printProfile.spine?.perPage, papers[sheet.paper] == nil {
-                throw BookRenderError(.invalidOptions, "--paper \(sheet.paper): \(profile) has no such paper; use one of \(papers.keys.sorted().joined(separator: ", "))")
-            }
             let findings = try PDFPreflight.check(pdf, profile: printProfile, cover: sheet)
             return PreflightReport(profile: profile, input: pdf.path, findings: findings.map(Diagnostic.init))
         }
