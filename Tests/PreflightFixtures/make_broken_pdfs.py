@@ -343,6 +343,9 @@ def fixtures(out):
     book, _ = cover("kdp", pages=24)
     add("cover-kdp-good-for-interior", "cover", "kdp", book, None,
         ["--cover", "--interior", "interior-kdp-good.pdf"])
+    # A trim in KDP's custom range but not on its list: the sheet is checked against the trim given.
+    book, _ = cover("kdp", trim=(6.5 * IN, 9.5 * IN))
+    add("cover-kdp-good-custom-trim", "cover", "kdp", book, None, cover_args(120) + ["--trim", "6.5x9.5"])
 
     # Interiors.
     def broken(name, profile, expect, change, severity="error", mangle=None):
@@ -552,6 +555,10 @@ def fixtures(out):
     broken_cover("sheet-too-tall", "lulu", "coverSize", cover("lulu", height=9.5 * IN)[0], cover_args(120))
     book, _ = cover("kdp", pages=24, trim=(5 * IN, 8 * IN))
     broken_cover("trim-unlike-interior", "kdp", "coverSize", book, ["--cover", "--interior", "interior-kdp-good.pdf"])
+    book, _ = cover("kdp", trim=(6.5 * IN, 9.5 * IN))
+    broken_cover("custom-trim-not-given", "kdp", "coverSize", book, cover_args(120))
+    book, _ = cover("kdp")
+    broken_cover("trim-unlike-the-one-given", "kdp", "coverSize", book, cover_args(120) + ["--trim", "5.5x8.5"])
     broken_cover("text-in-barcode-area", "kdp", "barcodeArea", cover("kdp", barcode_clear=False)[0], cover_args(120))
     book, s = cover("ingramspark")
     book.pages[0].content += "0.2 0.6 0.1 0 k %s %s 72 36 re f\n" % (num(9 + s.w - 36 - 100), num(9 + 36 + 20))

@@ -144,8 +144,9 @@ struct ColourScan {
             let label = key + (try scan.doc.objectLabel(xobject))
             switch try scan.doc.nameValue(try scan.doc.get(dict, "/Subtype")) {
             case "/Image":
-                let size = "\(try scan.doc.intValue(try scan.doc.get(dict, "/Width")))×\(try scan.doc.intValue(try scan.doc.get(dict, "/Height")))"
-                return try scan.notCMYK(try scan.doc.get(dict, "/ColorSpace")).map { "image \(label) (\(size) px) is \($0)" }
+                let size = "\(try scan.doc.intValue(try scan.doc.get(dict, "/Width")))×\(try scan.doc.intValue(try scan.doc.get(dict, "/Height"))) px"
+                let about = (try scan.doc.objectID(xobject)).map { "object \($0), \(size)" } ?? size
+                return try scan.notCMYK(try scan.doc.get(dict, "/ColorSpace")).map { "image \(key) (\(about)) is \($0)" }
             case "/Form":
                 if let found = try scan.resources(try scan.doc.get(dict, "/Resources")) { return "form \(label) → \(found)" }
                 return Self.operators(try scan.doc.streamData(xobject)).map { "form \(label)'s content \($0)" }

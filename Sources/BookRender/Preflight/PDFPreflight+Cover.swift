@@ -142,7 +142,7 @@ extension SheetGeometry {
         let share = Double(unlike) / Double((x1 - x0) * (y1 - y0))
         guard share > 0.005 else { return nil }
         return PreflightFinding(.error, .barcodeArea, page: 1, file: name, String(format:
-            "the barcode area (2 × 1.2 in at the back's lower right, %.3f in inside the trim: %.2f–%.2f in from the sheet's left edge) is not clear: %.0f %% of it differs from its background; %@ prints the barcode there over a white box: move text and pictures out of it",
+            "the barcode area (2 × 1.2 in at the back's lower right, %.3f in inside the trim: %.2f–%.2f in from the sheet's left trim edge) is not clear: %.0f %% of it differs from its background; %@ prints the barcode there over a white box: move text and pictures out of it",
             (barcode[1] - trim[1]) / 72, (barcode[0] - trim[0]) / 72, (barcode[2] - trim[0]) / 72, share * 100, profile.name))
     }
 
