@@ -42,30 +42,36 @@ struct CMYKRaster {
 
     func contains(_ x: Int, _ y: Int) -> Bool { x >= 0 && y >= 0 && x < width && y < height }
 
-    /// Every page of `pdf` drawn at `dpi`, and with `withoutText` drawn a second time with its text
-    /// left out (`-dFILTERTEXT`): where the two differ is where text leaves ink, whatever its colour
-    /// and whatever lies under it. `body` gets each page in turn (page number from 1), so a long
-    /// book is never held in memory whole.
-    static func pages(_ pdf: URL, dpi: Int, withoutText: Bool, _ body: (Int, CMYKRaster, CMYKRaster?) throws -> Void) throws {
-        try TemporaryFiles.withScratchFolder("raster") { folder in
-            let runs = withoutText ? [false, true] : [false]
-            let results = ResultList(count: runs.count)
-            DispatchQueue.concurrentPerform(iterations: runs.count) { i in
-                let prefix = runs[i] ? "t" : "p"
-                results.set(i, Result {
-                    _ = try ReaderTool.run("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=pam", "-r\(dpi)"]
-                                            + (runs[i] ? ["-dFILTERTEXT"] : [])
-                                            + ["-o", folder.appendingPathComponent("\(prefix)-%05d.pam").path, pdf.path])
-                })
-            }
-            try results.check()
-            for page in 1... {
-                let file = folder.appendingPathComponent(String(format: "p-%05d.pam", page))
-                guard FileManager.default.fileExists(atPath: file.path) else { break }
-                let full = try read(file, dpi: Double(dpi))
-                let bare = withoutText ? try read(folder.appendingPathComponent(String(format: "t-%05d.pam", page)), dpi: Double(dpi)) : nil
-                try body(page, full, bare?.width == full.width && bare?.height == full.height ? bare : nil)
-                try? FileManager.default.removeItem(at: file)
+    /// Every page of `pdf` (`count` of them) drawn at `dpi`, and with `withoutText` drawn a second
+    /// time with its text left out (`-dFILTERTEXT`): where the two differ is where text leaves ink,
+    /// whatever its colour and whatever lies under it. `body` gets each page in turn (page number
+    /// from 1). Ghostscript draws a stretch of pages at a time, so a long book never lies on disk
+    /// or in memory whole.
+    static func pages(_ pdf: URL, count: Int, dpi: Int, withoutText: Bool, _ body: (Int, CMYKRaster, CMYKRaster?) throws -> Void) throws {
+        let stretch = 32
+        guard count > 0 else { return }
+        for first in stride(from: 1, through: count, by: stretch) {
+            let last = min(count, first + stretch - 1)
+            try TemporaryFiles.withScratchFolder("raster") { folder in
+                let runs = withoutText ? [false, true] : [false]
+                let results = ResultList(count: runs.count)
+                DispatchQueue.concurrentPerform(iterations: runs.count) { i in
+                    let prefix = runs[i] ? "t" : "p"
+                    results.set(i, Result {
+                        _ = try ReaderTool.run("gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=pam", "-r\(dpi)",
+                                                      "-dFirstPage=\(first)", "-dLastPage=\(last)"]
+                                                + (runs[i] ? ["-dFILTERTEXT"] : [])
+                                                + ["-o", folder.appendingPathComponent("\(prefix)-%05d.pam").path, pdf.path])
+                    })
+                }
+                try results.check()
+                for index in 1...(last - first + 1) {
+                    let file = folder.appendingPathComponent(String(format: "p-%05d.pam", index))
+                    guard FileManager.default.fileExists(atPath: file.path) else { break }
+                    let full = try read(file, dpi: Double(dpi))
+                    let bare = withoutText ? try read(folder.appendingPathComponent(String(format: "t-%05d.pam", index)), dpi: Double(dpi)) : nil
+                    try body(first + index - 1, full, bare?.width == full.width && bare?.height == full.height ? bare : nil)
+                }
             }
         }
     }

@@ -16,7 +16,7 @@ extension PDFPreflight {
         var out: [PreflightFinding] = []
         guard sheet != nil || profile.maxInk != nil || profile.isCMYK || profile.hasBleed else { return [] }
         let dpi = sheet == nil ? interiorDPI : coverDPI
-        try CMYKRaster.pages(pdf, dpi: dpi, withoutText: sheet != nil || profile.isCMYK) { page, full, bare in
+        try CMYKRaster.pages(pdf, count: boxes.keys.max() ?? 1, dpi: dpi, withoutText: sheet != nil || profile.isCMYK) { page, full, bare in
             guard let b = boxes[page], b.media.count == 4 else { return }
             let frame = RasterFrame(media: b.media, dpi: Double(dpi))
             if let limit = profile.maxInk, let f = totalInk(full, frame: frame, limit: limit, page: page, profile: profile, name: name) {
