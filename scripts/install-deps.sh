@@ -10,6 +10,7 @@ packages=(
   libxxhash-dev xxhash  # XXH3-128 of images and PDF content; xxhsum for its test
   libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
   libqrencode-dev
+  libicu-dev  # word boundaries in titles of scripts written without spaces (Japanese, Chinese, Thai)
   libsqlite3-dev  # the render service's job queue (bookrender serve)
   libqpdf-dev ghostscript  # PDF finishing (boxes, outline) and CMYK PDF/X-1a
   libdeflate-dev  # the artifact-marked page contents, inflated and compressed again
