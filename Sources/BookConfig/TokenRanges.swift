@@ -74,6 +74,8 @@ public enum TokenRanges {
             TokenRange(path: "templates.text.indent", range: 0...10, unit: "em") { $0.templates.text.indent },
             TokenRange(path: "templates.text.paragraphSpacing", range: 0...5, unit: "em") { $0.templates.text.paragraphSpacing },
             TokenRange(path: "templates.chapter.sink", range: 0...0.8, unit: "of the text area's height") { $0.templates.chapter?.sink },
+            TokenRange(path: "templates.matter.contentsFrom", range: 1...1000, unit: "chapters") {
+                $0.templates.matter?.contentsFrom.map(Double.init) },
             TokenRange(path: "typography.measure.min", range: 10...200, unit: "characters") { $0.typography.measure?.min },
             TokenRange(path: "typography.measure.max", range: 10...200, unit: "characters") { $0.typography.measure?.max },
             TokenRange(path: "typography.measure.ideal", range: 10...200, unit: "characters") { $0.typography.measure?.ideal },
