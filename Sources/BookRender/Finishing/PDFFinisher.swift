@@ -3,7 +3,8 @@ import BookBase
 import CQPDF
 
 /// Adds to a PDF what cairo 1.16 cannot write: print boxes, document info with proper `D:` dates,
-/// `/Lang`, bookmarks, page labels, viewer preferences and an output intent.
+/// `/Lang`, bookmarks, page labels, viewer preferences, an output intent, and the `/CIDToGIDMap`
+/// cairo leaves out of its TrueType fonts (`CIDToGIDMaps`).
 ///
 /// Two ways to write it. `finish(_:plan:to:)` writes a new file whole through qpdf, beside the
 /// target and renamed over it, with an `/ID` qpdf derives from the content. `finishInPlace`
@@ -128,6 +129,7 @@ public enum PDFFinisher {
         }
         try writeInfo(plan.info, into: doc)
         try writeCatalog(plan, pages: pages, into: doc)
+        try CIDToGIDMaps.addMissing(doc)
         if let alts = plan.figureAltTexts {
             try StructureFinishing.wrapInDocument(doc)
             try StructureFinishing.writeAltTexts(alts, into: doc, input: input)
