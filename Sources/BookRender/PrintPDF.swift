@@ -72,6 +72,7 @@ public enum PrintPDF {
         if tagged { plan.figureAltTexts = StructureTags.figureAltTexts(tree, pages: pages) }
         plan.metadata = XMPMetadata(title: tree.title, author: tree.author, subject: tree.subtitle, keywords: tree.keywords,
                                     language: tree.language, date: tree.created.flatMap { PDFDate(iso8601: $0) })
+        plan.displaysTitle = !tree.title.isEmpty
         // Every export gets the chapters as an outline and the pages labelled as they are
         // numbered, so a reader's page box and bookmarks agree with the printed folios.
         let indexOf = Dictionary(uniqueKeysWithValues: written.enumerated().map { ($1, $0) })

@@ -25,4 +25,13 @@ import BookTestSupport
         #expect(!cidFonts.isEmpty)
         for font in cidFonts { #expect(font["/CIDToGIDMap"] as? String == "/Identity", "\(font["/BaseFont"] ?? "?")") }
     }
+
+    @Test func viewersShowTheTitle() throws {
+        let dir = try temporaryDirectory("display-title")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pdf = try TaggedPDF(try export("memoir/book.json", in: dir))
+        let preferences = pdf.resolve(pdf.catalog["/ViewerPreferences"]) as? [String: Any]
+        #expect(preferences?["/DisplayDocTitle"] as? Bool == true, "\(pdf.catalog["/ViewerPreferences"] ?? "none")")
+        #expect(try run("pdfinfo", [dir.appendingPathComponent("book.pdf").path]).stdout.contains("Title:           The Kitchen Table"))
+    }
 }

@@ -105,6 +105,9 @@ public struct FinishingPlan: Sendable, Equatable {
     public var pageLayout: PageLayout?
     /// nil: `/UseOutlines` when there is an outline, otherwise untouched.
     public var pageMode: PageMode?
+    /// `/ViewerPreferences << /DisplayDocTitle true >>`: viewers show the title rather than the
+    /// file's name, as PDF/UA asks (ISO 14289-1, 7.1).
+    public var displaysTitle = false
     /// Replaces the catalog's `/OutputIntents` with this one.
     public var outputIntent: OutputIntent?
     /// false: the file must have no transparency (PDF/X-1a, KDP, Lulu). cairo's page groups go,

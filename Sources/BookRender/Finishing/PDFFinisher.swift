@@ -187,6 +187,12 @@ public enum PDFFinisher {
         let root = try doc.root()
         if let language = plan.language { try doc.set(root, "/Lang", try doc.text(language)) }
         if let layout = plan.pageLayout { try doc.set(root, "/PageLayout", try doc.name(layout.rawValue)) }
+        if plan.displaysTitle {
+            var preferences = try doc.get(root, "/ViewerPreferences")
+            if try !doc.isDictionary(preferences) { preferences = try doc.dictionary() }
+            try doc.set(preferences, "/DisplayDocTitle", try doc.boolean(true))
+            try doc.set(root, "/ViewerPreferences", preferences)
+        }
         if let mode = plan.pageMode ?? (plan.outline.isEmpty ? nil : .useOutlines) {
             try doc.set(root, "/PageMode", try doc.name(mode.rawValue))
         }
