@@ -20,14 +20,16 @@ public enum PrintPDF {
         guard let profile, profile.isCMYK else {
             // Drawn and finished in the same temporary file: the pictures are written once.
             try AtomicOutput.write(to: url) { tmp in
-                let digest = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: opaque, tagged: tagged, for: url, threads: threads)
-                try PDFFinisher.finishDrawn(tmp, as: url, plan: plan, contentDigest: digest)
+                let drawn = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: opaque, tagged: tagged, for: url, threads: threads)
+                if tagged { plan.paragraphs = drawn.paragraphs }
+                try PDFFinisher.finishDrawn(tmp, as: url, plan: plan, contentDigest: drawn.digest)
             }
             return
         }
         try AtomicOutput.withTemporaryFile(for: url, suffix: "cairo.pdf") { drawn in
             try AtomicOutput.withTemporaryFile(for: url, suffix: "rgb.pdf") { finished in
-                _ = try PDFWriter.draw(tree, into: drawn, pages: pages, opaque: true, tagged: tagged, for: url, threads: threads)
+                let written = try PDFWriter.draw(tree, into: drawn, pages: pages, opaque: true, tagged: tagged, for: url, threads: threads)
+                if tagged { plan.paragraphs = written.paragraphs }
                 try PDFFinisher.finish(drawn, plan: plan, to: finished)
                 try CMYKConverter.convertToPDFX1a(finished, to: url, plan: plan, maxInk: profile.maxInk)
             }
@@ -48,6 +50,7 @@ public enum PrintPDF {
             var plan = finishingPlan(tree, pages: nil, profile: nil, tagged: document.tagged)
             plan.threads = threads
             plan.markedContents = stream.markedContents
+            if document.tagged { plan.paragraphs = stream.paragraphs }
             try PDFFinisher.finishInPlace(tmp, as: url, plan: plan, contentDigest: digest)
             laidOut = tree
         }

@@ -131,7 +131,7 @@ public enum PDFFinisher {
         try writeCatalog(plan, pages: pages, into: doc)
         try CIDToGIDMaps.addMissing(doc)
         if let alts = plan.figureAltTexts {
-            try StructureFinishing.wrapInDocument(doc)
+            try StructureFinishing.wrapInDocument(doc, joiningParagraphs: plan.paragraphs, input: input)
             try StructureFinishing.writeAltTexts(alts, into: doc, input: input)
         }
         do {
