@@ -27,6 +27,8 @@ final class PageDrawer {
     private let textDrawing: TextDrawing
     /// Marks each item with its structure element (`StructureTags`), for a tagged PDF.
     private let tagged: Bool
+    /// The headings drawn so far, for their levels: one drawer draws one document's pages in order.
+    private var headings = StructureTags.HeadingLevels()
     /// The paragraph of each `P` element drawn so far.
     private(set) var paragraphs = StructureTags.ParagraphNumbers()
 
@@ -39,7 +41,7 @@ final class PageDrawer {
         if tagged { paragraphs.startPage() }
         for item in page.items {
             defer { if case .fill = item {} else { backdrop.add(PageBackdrop.extent(of: item)) } }
-            let tag = tagged ? StructureTags.element(for: item) : nil
+            var tag = tagged ? StructureTags.element(for: item) : nil
             if case .text(let t) = item, let element = tag {
                 if element == "P" {
                     // One element per paragraph, so that a reader of the tags keeps them apart.
@@ -48,6 +50,7 @@ final class PageDrawer {
                     text(t, parts, element: element, cr)
                     continue
                 }
+                if element == "H1" { tag = headings.element(for: t) }
             }
             if let tag { cairo_tag_begin(cr, tag, "") }
             defer { if let tag { cairo_tag_end(cr, tag) } }

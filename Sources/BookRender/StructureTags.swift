@@ -11,7 +11,9 @@ import BookLayout
 /// page (`nil` here) is drawn outside every element, and finishing marks it as an artifact
 /// (`ArtifactMarking`).
 enum StructureTags {
-    /// The element of an item. A box of body text is one `P` per paragraph (`paragraphs(of:)`).
+    /// The element of an item; a chapter's heading is `H1` here, one level below the book's title
+    /// where that comes first (`HeadingLevels`). A box of body text is one `P` per paragraph
+    /// (`paragraphs(of:)`).
     static func element(for item: PageItem) -> String? {
         switch item {
         case .text(let t):
@@ -24,6 +26,18 @@ enum StructureTags {
             }
         case .image: return "Figure"
         case .fill, .rule, .qr, .placeholderArt, .registration: return nil
+        }
+    }
+
+    /// The headings' levels as a document's pages are drawn: the book's title is `H1` and a
+    /// chapter's heading `H2` below it, or `H1` while no title came before it (a few pages without
+    /// the cover), so levels never skip and the first heading is always `H1` (ISO 14289-1, 7.4.2).
+    struct HeadingLevels {
+        private var sawTitle = false
+
+        mutating func element(for box: TextBox) -> String {
+            if box.structure == .title { sawTitle = true }
+            return box.structure == .heading && sawTitle ? "H2" : "H1"
         }
     }
 

@@ -65,6 +65,17 @@ import BookTestSupport
         #expect(PDFUAChecks.structureFailures(pdf).isEmpty, "\(PDFUAChecks.structureFailures(pdf))")
     }
 
+    @Test func chaptersAreHeadingsBelowTheTitleOrFirstWithoutIt() throws {
+        let dir = try temporaryDirectory("tagged-headings")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = try TaggedPDF(try export("memoir/book.json", in: dir)).elements.flatMap(\.all)
+        #expect(whole.filter { $0.type.hasPrefix("H") }.map(\.type) == ["H1", "H2", "H2", "H2"])
+        #expect(Self.normalized(whole.first { $0.type == "H2" }?.text ?? "") == "The House on Linden Street")
+        // Pages without the cover: the first chapter's heading is the first, so level 1.
+        let part = try TaggedPDF(try export("memoir/book.json", ["--pages", "2-4"], in: dir)).elements.flatMap(\.all)
+        #expect(part.filter { $0.type.hasPrefix("H") }.map(\.type) == ["H1"])
+    }
+
     /// The storybook's TrueType fonts come out of cairo as `CIDFontType2` without a map; each one
     /// the file holds gets `/CIDToGIDMap /Identity`, tagged or not.
     @Test(arguments: [[], ["--no-tags"]])
