@@ -76,6 +76,10 @@ public enum PrintPDF {
         plan.metadata = XMPMetadata(title: tree.title, author: tree.author, subject: tree.subtitle, keywords: tree.keywords,
                                     language: tree.language, date: tree.created.flatMap { PDFDate(iso8601: $0) })
         plan.displaysTitle = !tree.title.isEmpty
+        // PDF/UA-1 is claimed only for a whole structure: a title, a language, every figure described.
+        if tagged, !tree.title.isEmpty, !tree.language.isEmpty, plan.figureAltTexts?.allSatisfy({ !$0.isEmpty }) ?? false {
+            plan.metadata?.pdfUAPart = 1
+        }
         // Every export gets the chapters as an outline and the pages labelled as they are
         // numbered, so a reader's page box and bookmarks agree with the printed folios.
         let indexOf = Dictionary(uniqueKeysWithValues: written.enumerated().map { ($1, $0) })

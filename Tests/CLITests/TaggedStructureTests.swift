@@ -32,6 +32,11 @@ import BookTestSupport
         return texts.flatMap { $0.components(separatedBy: "\n\n") }.map(normalized).filter { !$0.isEmpty }
     }
 
+    static func xmp(_ pdf: TaggedPDF) -> String {
+        guard let ref = pdf.catalog["/Metadata"] as? String, let data = (pdf.objects[ref] as? [String: Any])?["data"] as? [UInt8] else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     @Test func memoirParagraphsAreOneElementEachInTheBooksOrder() throws {
         let dir = try temporaryDirectory("tagged-paragraphs")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -76,6 +81,15 @@ import BookTestSupport
         #expect(part.filter { $0.type.hasPrefix("H") }.map(\.type) == ["H1"])
     }
 
+    @Test(arguments: AccessiblePDFTests.samples)
+    func everySampleMeetsPDFUA(_ sample: String) throws {
+        let dir = try temporaryDirectory("pdfua")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pdf = try TaggedPDF(try export(sample, in: dir))
+        let failures = PDFUAChecks.failures(pdf, xmp: Self.xmp(pdf))
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
     /// The storybook's TrueType fonts come out of cairo as `CIDFontType2` without a map; each one
     /// the file holds gets `/CIDToGIDMap /Identity`, tagged or not.
     @Test(arguments: [[], ["--no-tags"]])
@@ -95,6 +109,17 @@ import BookTestSupport
         let preferences = pdf.resolve(pdf.catalog["/ViewerPreferences"]) as? [String: Any]
         #expect(preferences?["/DisplayDocTitle"] as? Bool == true, "\(pdf.catalog["/ViewerPreferences"] ?? "none")")
         #expect(try run("pdfinfo", [dir.appendingPathComponent("book.pdf").path]).stdout.contains("Title:           The Kitchen Table"))
+    }
+
+    @Test func untaggedClaimsNoConformance() throws {
+        let dir = try temporaryDirectory("pdfua-untagged")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pdf = try TaggedPDF(try export("storybook/book.json", ["--no-tags"], in: dir))
+        #expect(pdf.catalog["/StructTreeRoot"] == nil && pdf.catalog["/MarkInfo"] == nil)
+        #expect(!Self.xmp(pdf).contains("pdfuaid"))
+        // What does not depend on the tags is there all the same.
+        #expect(PDFUAChecks.fontFailures(pdf).isEmpty, "\(PDFUAChecks.fontFailures(pdf))")
+        #expect((pdf.resolve(pdf.catalog["/ViewerPreferences"]) as? [String: Any])?["/DisplayDocTitle"] as? Bool == true)
     }
 
     /// poppler's reading of the tags: the same elements in the same order as qpdf's, one `P` per

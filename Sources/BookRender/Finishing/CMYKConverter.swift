@@ -100,6 +100,7 @@ public enum CMYKConverter {
         if try !QPDFDocument(reading: converted).hasStructureTree {
             plan.figureAltTexts = nil
             plan.paragraphs = nil
+            plan.metadata?.pdfUAPart = nil
         }
         try PDFFinisher.finish(converted, plan: plan, to: output, forPDFX: true)
     }

@@ -20,6 +20,9 @@ public enum PDFFinisher {
         guard !plan.transparency else { return try finish(input, reading: input, plan: plan, to: output, forPDFX: forPDFX) }
         try TemporaryFiles.withScratchFolder("flatten") { work in
             let flattened = try TransparencyFlattener.flatten(input, work: work)
+            var plan = plan
+            // A flattened page's text is a picture now, outside the structure tree.
+            if flattened != input { plan.metadata?.pdfUAPart = nil }
             try finish(input, reading: flattened, plan: plan, to: output, forPDFX: forPDFX)
         }
     }
