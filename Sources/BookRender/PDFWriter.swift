@@ -22,16 +22,22 @@ public enum PDFWriter {
         }
     }
 
-    /// Writes the PDF to `file` (not atomically: for a caller that finishes it in place) and
-    /// returns a digest of its content (`ContentHash`), the basis of the document's `/ID`.
+    /// What drawing wrote that finishing needs: a digest of the content (`ContentHash`), the basis
+    /// of the document's `/ID`, and each `P` element's paragraph (`StructureTags.ParagraphNumbers`).
+    struct Drawn {
+        var digest: String
+        var paragraphs: [Int]
+    }
+
+    /// Writes the PDF to `file` (not atomically: for a caller that finishes it in place).
     /// Errors name `target`, the PDF `file` will become.
     static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool, tagged: Bool, for target: URL,
-                     threads: Int) throws -> String {
+                     threads: Int) throws -> Drawn {
         let stream = try PDFPageStream(into: file, for: target, document: PDFDocument(tree, tagged: tagged), opaque: opaque, threads: threads)
         for page in tree.pages where pages?.contains(page.number) ?? true {
             try stream.draw(page)
         }
-        return try stream.close()
+        return Drawn(digest: try stream.close(), paragraphs: stream.paragraphs)
     }
 
     /// cairo parses "YYYY-MM-DDThh:mm:ss" with a zone; anything else falls back to a fixed date,
@@ -119,6 +125,9 @@ final class PDFPageStream {
 
     /// The page content streams the sink marked as it wrote them.
     var markedContents: Set<Int> { sink.plainStreams.marked }
+
+    /// Each `P` element's paragraph, for joining the parts of a divided one.
+    var paragraphs: [Int] { drawer.paragraphs.numbers }
 
     /// Finishes the PDF and returns the digest of its content.
     func close() throws -> String {
