@@ -65,6 +65,9 @@ let package = Package(
                                                  .product(name: "NIOPosix", package: "swift-nio")]),
         // The optional generation step: providers, prompts, queue, cache, journal.
         .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookHTTP", "CGraphics"]),
+        // Ordering printed copies from Lulu's Print API: product code, cover check, file validation,
+        // prices, print jobs placed once, their status and webhooks.
+        .target(name: "BookOrder", dependencies: ["BookBase", "BookHTTP"]),
         // The library product: the pipeline as an API that the CLI, batch and tests call.
         .target(name: "BookRenderKit", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout",
                                                       "BookRender", "BookCompare", "BookIllustrate", "CGraphics"],
@@ -101,6 +104,8 @@ let package = Package(
         .testTarget(name: "GoldenTests", dependencies: ["BookRenderKit", "BookTestSupport"]),
         .testTarget(name: "BookIllustrateTests", dependencies: ["BookBase", "BookHTTP", "BookIllustrate", "BookModel", "BookResolve", "BookTestSupport"]),
         .testTarget(name: "BookBatchTests", dependencies: ["BookRenderKit", "BookTestSupport"]),
+        // Ordering against a loopback stand-in for Lulu's Print API (Tests/LuluPrintServer).
+        .testTarget(name: "BookOrderTests", dependencies: ["BookOrder", "BookBase", "BookRenderKit", "BookTestSupport"]),
         .testTarget(name: "BookServeTests", dependencies: ["BookServe", "BookRenderKit", "BookTestSupport",
                                                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                            .product(name: "NIOCore", package: "swift-nio"),
