@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "BookOrder", dependencies: ["BookBase", "BookHTTP"]),
         // The library product: the pipeline as an API that the CLI, batch and tests call.
         .target(name: "BookRenderKit", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout",
-                                                      "BookRender", "BookCompare", "BookIllustrate", "CGraphics"],
+                                                      "BookRender", "BookCompare", "BookIllustrate", "BookOrder", "CGraphics"],
                 // Only to read HarfBuzz's version for reports.
                 linkerSettings: [.linkedLibrary("harfbuzz")]),
         // Debian's SQLite (libsqlite3-dev): the render service's job queue.
