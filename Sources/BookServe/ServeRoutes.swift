@@ -145,7 +145,8 @@ struct ServeRoutes: Sendable {
     }
 
     /// Server-sent events: `status` whenever the job's status changes, `page` for each page PNG as
-    /// it becomes fetchable, and `end` once the job is finished (the stream then closes).
+    /// it becomes fetchable, and `end` once the job is finished and no order of it is under way
+    /// (the stream then closes).
     private func events(_ id: String) async throws -> Response {
         _ = try record(id)
         let routes = self
@@ -167,7 +168,7 @@ struct ServeRoutes: Sendable {
                     sentPages.insert(page.number)
                     try await writer.write(ByteBuffer(string: ServerSentEvent.format("page", JSONReply.encode(page))))
                 }
-                if status.state.isFinal {
+                if status.isSettled {
                     try await writer.write(ByteBuffer(string: ServerSentEvent.format("end", JSONReply.encode(["state": status.state.rawValue]))))
                     break
                 }
