@@ -32,6 +32,11 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable {
         /// No connection was made: the server never saw the request.
         case unreachable
+        /// No TLS connection could be made (the server speaks plain HTTP, its certificate is not
+        /// trusted): the server never saw the request, and trying again meets the same answer.
+        case tlsFailed
+        /// The request could not be built (no host, no scheme the client speaks): never sent.
+        case unsendable
         /// No whole answer within the time-out: the server may have acted on the request.
         case timedOut
         /// The connection failed after the request went out: the server may have acted on it.

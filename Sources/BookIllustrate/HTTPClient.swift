@@ -14,6 +14,8 @@ final class HTTPClient: Sendable {
         do { return try await transport.send(request) } catch {
             switch error.kind {
             case .unreachable: throw ProviderFailure(.unreachable, error.reason)
+            case .tlsFailed: throw ProviderFailure(.tlsFailed, error.reason)
+            case .unsendable: throw ProviderFailure(.invalid, error.reason, sent: false)
             case .timedOut, .dropped: throw ProviderFailure(.retryable, error.reason)
             case .refusedRedirect: throw ProviderFailure(.invalid, error.reason)
             }

@@ -19,33 +19,134 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
     public var model: String?
     public var maxImages: Int?
     public var resolution: String?
+    /// Writes the PDF although the print profile's preflight finds errors (`export --force`).
+    public var force: Bool?
 
     public init() {}
 
     var wantsPNG: Bool { png ?? true }
     var wantsFirstPage: Bool { wantsPNG && profile == nil && (firstPage ?? true) }
 
-    /// Options from query parameters (`?theme=…&dpi=…&fillMissing=true`).
-    static func fromQuery(_ items: [String: String]) throws(APIError) -> ServeJobOptions {
+    /// Every option's name, as query parameters and the envelope's `options` spell them.
+    static let names = CodingKeys.allCases.map(\.rawValue)
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case theme, profile, png, dpi, firstPage, strict, fillMissing, provider, model, maxImages, resolution, force
+    }
+
+    /// Decoded by type: a misspelt or unknown option is refused by name, not ignored.
+    public init(from decoder: any Decoder) throws {
+        let all = try decoder.container(keyedBy: AnyKey.self)
+        for key in all.allKeys where CodingKeys(rawValue: key.stringValue) == nil {
+            throw OptionProblem.unknown(key.stringValue)
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        theme = try c.decodeIfPresent(String.self, forKey: .theme)
+        profile = try c.decodeIfPresent(String.self, forKey: .profile)
+        png = try c.decodeIfPresent(Bool.self, forKey: .png)
+        dpi = try c.decodeIfPresent(Double.self, forKey: .dpi)
+        firstPage = try c.decodeIfPresent(Bool.self, forKey: .firstPage)
+        strict = try c.decodeIfPresent(Bool.self, forKey: .strict)
+        fillMissing = try c.decodeIfPresent(Bool.self, forKey: .fillMissing)
+        provider = try c.decodeIfPresent(String.self, forKey: .provider)
+        model = try c.decodeIfPresent(String.self, forKey: .model)
+        if let n = try c.decodeIfPresent(Double.self, forKey: .maxImages) {
+            guard n == n.rounded(), abs(n) < 1e9 else { throw OptionProblem.wrongType(.maxImages) }
+            maxImages = Int(n)
+        }
+        resolution = try c.decodeIfPresent(String.self, forKey: .resolution)
+        force = try c.decodeIfPresent(Bool.self, forKey: .force)
+    }
+
+    enum OptionProblem: Error {
+        case unknown(String)
+        case wrongType(CodingKeys)
+    }
+
+    /// The envelope's `options` object, decoded by type; `path` names it in messages (`$.options`).
+    static func decode(_ json: Data, at path: String) throws(APIError) -> ServeJobOptions {
+        do {
+            return try JSONDecoder().decode(ServeJobOptions.self, from: json)
+        } catch let OptionProblem.unknown(name) {
+            throw unknownOption("\(path).\(ClientText.clipped(name))", name)
+        } catch let OptionProblem.wrongType(key) {
+            throw APIError(400, "invalidOption", "\(path).\(key.rawValue): expected \(expected(key) ?? "another value")")
+        } catch let error as DecodingError {
+            throw APIError(400, "invalidOption", "\(path)\(Self.describe(error))")
+        } catch {
+            throw APIError(400, "invalidOption", "\(path) is not an object of job options")
+        }
+    }
+
+    static func unknownOption(_ place: String, _ name: String) -> APIError {
+        var message = "\(place) is not a job option; the options are \(names.joined(separator: ", "))"
+        if name.count <= 64, let near = Spelling.nearest(to: name, among: names) { message = "\(place) is not a job option; did you mean \(near)? The options are \(names.joined(separator: ", "))" }
+        return APIError(400, "unknownOption", message)
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            path.map { $0.intValue.map { "[\($0)]" } ?? ".\(ClientText.clipped($0.stringValue))" }.joined()
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            let key = context.codingPath.last.flatMap { CodingKeys(rawValue: $0.stringValue) }
+            return "\(place(context.codingPath)): expected \(expected(key) ?? "\(type)")"
+        case .valueNotFound(_, let context):
+            return "\(place(context.codingPath)): a value is missing"
+        case .keyNotFound(let key, let context):
+            return "\(place(context.codingPath)).\(key.stringValue) is missing"
+        case .dataCorrupted(let context):
+            let key = context.codingPath.last.flatMap { CodingKeys(rawValue: $0.stringValue) }
+            if let expected = expected(key) { return "\(place(context.codingPath)): expected \(expected)" }
+            return "\(place(context.codingPath)) is not an object of job options"
+        @unknown default:
+            return " is not an object of job options"
+        }
+    }
+
+    private static func expected(_ key: CodingKeys?) -> String? {
+        switch key {
+        case .theme?, .profile?, .provider?, .model?, .resolution?: return "a string"
+        case .png?, .firstPage?, .strict?, .fillMissing?, .force?: return "true or false"
+        case .dpi?: return "a number"
+        case .maxImages?: return "a whole number"
+        case nil: return nil
+        }
+    }
+
+    /// Options from query parameters (`?theme=…&dpi=…&fillMissing=true`); a parameter that is no
+    /// option is refused by name.
+    static func fromQuery(_ items: [(String, String)]) throws(APIError) -> ServeJobOptions {
+        var given: [String: String] = [:]
+        for (key, value) in items {
+            guard CodingKeys(rawValue: key) != nil else { throw unknownOption("the query parameter \(ClientText.clipped(key))", key) }
+            guard given[key] == nil else { throw APIError(400, "invalidOption", "the query parameter \(key) is given twice; give it once") }
+            given[key] = value
+        }
         var o = ServeJobOptions()
         func bool(_ key: String) throws(APIError) -> Bool? {
-            guard let v = items[key] else { return nil }
+            guard let v = given[key] else { return nil }
             switch v.lowercased() {
             case "true", "1", "yes", "": return true
             case "false", "0", "no": return false
-            default: throw APIError(400, "invalidOption", "\(key)=\(v): use true or false")
+            default: throw APIError(400, "invalidOption", "\(key)=\(ClientText.clipped(v)): use true or false")
             }
         }
         func number(_ key: String) throws(APIError) -> Double? {
-            guard let v = items[key] else { return nil }
-            guard let d = Double(v) else { throw APIError(400, "invalidOption", "\(key)=\(v): give a number") }
+            guard let v = given[key] else { return nil }
+            guard let d = Double(v), d.isFinite else { throw APIError(400, "invalidOption", "\(key)=\(ClientText.clipped(v)): give a number") }
             return d
         }
-        o.theme = items["theme"]; o.profile = items["profile"]; o.model = items["model"]
-        o.provider = items["provider"]; o.resolution = items["resolution"]
+        o.theme = given["theme"]; o.profile = given["profile"]; o.model = given["model"]
+        o.provider = given["provider"]; o.resolution = given["resolution"]
         o.png = try bool("png"); o.firstPage = try bool("firstPage"); o.strict = try bool("strict"); o.fillMissing = try bool("fillMissing")
+        o.force = try bool("force")
         o.dpi = try number("dpi")
-        o.maxImages = try number("maxImages").map { Int($0) }
+        if let v = given["maxImages"] {
+            guard let n = Int(v) else { throw APIError(400, "invalidOption", "maxImages=\(ClientText.clipped(v)): give a whole number") }
+            o.maxImages = n
+        }
         return o
     }
 
@@ -55,15 +156,18 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
         o.theme = theme ?? o.theme; o.profile = profile ?? o.profile; o.png = png ?? o.png; o.firstPage = firstPage ?? o.firstPage; o.dpi = dpi ?? o.dpi
         o.strict = strict ?? o.strict; o.fillMissing = fillMissing ?? o.fillMissing; o.provider = provider ?? o.provider
         o.model = model ?? o.model; o.maxImages = maxImages ?? o.maxImages; o.resolution = resolution ?? o.resolution
+        o.force = force ?? o.force
         return o
     }
 
     func validated() throws(APIError) -> ServeJobOptions {
         func name(_ key: String, _ v: String?) throws(APIError) {
             guard let v else { return }
-            let ok = !v.isEmpty && v.count <= 64 && v.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
+            let ok = !v.isEmpty && v.count <= 64 && v.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }
                 && !v.hasPrefix(".")
-            guard ok else { throw APIError(400, "invalidOption", "\(key) \"\(v)\" is not a name; give a theme or profile name from templates/, such as kdp") }
+            guard ok else {
+                throw APIError(400, "invalidOption", "\(key) \"\(ClientText.clipped(v))\" is not a name; names hold letters, digits, '-', '_' and '.'")
+            }
         }
         try name("theme", theme)
         try name("profile", profile)
@@ -84,4 +188,12 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
         }
         return self
     }
+}
+
+/// Any key of a JSON object, to see which keys it has.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
