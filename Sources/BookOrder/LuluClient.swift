@@ -21,6 +21,9 @@ public final class LuluClient: Sendable {
     /// Answers that say "not now": rate limited, or the server or a gateway before it failed.
     static let transient: Set<Int> = [429, 500, 502, 503, 504]
 
+    /// Failures of the connection that may pass: another attempt may get through.
+    static let passing: Set<TransportFailure.Kind> = [.unreachable, .timedOut, .dropped]
+
     /// Sends `call` and returns a 2xx answer.
     func send(_ call: LuluCall) async throws(OrderError) -> HTTPResponse {
         var refreshed = false
@@ -38,8 +41,10 @@ public final class LuluClient: Sendable {
             }
             let response: HTTPResponse
             do { response = try await transport.send(request) } catch {
-                // A connection never made carried nothing: any call may go again.
-                if error.kind != .refusedRedirect, call.repeatable || error.kind == .unreachable, attempt < settings.attempts {
+                // A connection never made carried nothing: any call may go again. A refused
+                // handshake, a refused redirect or an address the client cannot send to answers
+                // the same every time.
+                if Self.passing.contains(error.kind), call.repeatable || error.kind == .unreachable, attempt < settings.attempts {
                     await backoff(attempt)
                     continue
                 }
@@ -133,7 +138,7 @@ public final class LuluClient: Sendable {
             attempt += 1
             let response: HTTPResponse
             do { response = try await transport.send(request) } catch {
-                if error.kind != .refusedRedirect, attempt < settings.attempts { await backoff(attempt); continue }
+                if Self.passing.contains(error.kind), attempt < settings.attempts { await backoff(attempt); continue }
                 throw OrderError(.failed, "Lulu (\(env)) gave no token: \(settings.redacted(error.reason))")
             }
             switch response.status {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Synchronization
 import BookTestSupport
 @testable import BookOrder
 
@@ -189,6 +190,20 @@ import BookTestSupport
         #expect(error?.kind == .failed)
         #expect(message.contains("LULU_CLIENT_KEY") && message.contains("LULU_CLIENT_SECRET"), "\(message)")
         for piece in ["0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", "0f1e2d3c", s.mock.key, "5ec56f60"] { #expect(!message.contains(piece), "\(message)") }
+    }
+
+    @Test func anAddressThatDoesNotSpeakTLSIsNamedAndNotTriedAgain() async throws {
+        let mock = try LuluMock()
+        let waits = Mutex(0)
+        let settings = LuluSettings(baseURL: "https://127.0.0.1:\(mock.port)", clientKey: mock.key, clientSecret: mock.secret, timeout: 30, retryDelay: 0)
+        let ordering = LuluOrdering(client: LuluClient(settings: settings, pause: { _ in waits.withLock { $0 += 1 } }))
+        let plan = OrderPlan(title: "Salt and Lanterns", package: try #require(PodPackage("0600X0900BWSTDPB060UW444MXX")), interiorPages: 40,
+                             coverWidth: 0, coverHeight: 0, quantity: 1, address: Self.address, shippingLevel: "MAIL")
+        let error = await #expect(throws: OrderError.self) { try await ordering.checkCover(plan) }
+        #expect(error?.kind == .failed)
+        #expect(error?.message.contains("no TLS connection to https://127.0.0.1:\(mock.port): ") == true, "\(error?.message ?? "")")
+        // The same handshake fails the same way every time: no wait for another attempt.
+        #expect(waits.withLock { $0 } == 0, "\(waits.withLock { $0 }) retries")
     }
 
     @Test func keysGoOnlyOverTLSOrToThisMachine() throws {
