@@ -118,6 +118,9 @@ struct ServeRoutes: Sendable {
     private func delete(_ id: String) async throws -> Response {
         let job = try record(id)
         if job.state.isFinal {
+            if let reason = OrderHold.reason(JobFolder(jobs: config.jobsFolder, id: id)) {
+                throw APIError(409, "orderUnderWay", "job \(id) is kept: \(reason)")
+            }
             guard try await scheduler.remove(id) != nil else { throw notFound(id) }
             return Response(status: .noContent)
         }

@@ -85,6 +85,10 @@ import BookTestSupport
         let expires = try #require(URLComponents(string: interior)?.queryItems?.first { $0.name == "expires" }?.value.flatMap(Int.init))
         #expect(try mock.fetch(interior.replacingOccurrences(of: "expires=\(expires)", with: "expires=\(expires + 3600)")) == 403)
         #expect(try mock.fetch(String(interior.prefix { $0 != "?" })) == 403)
+        // While Lulu may still download the files, the job stays.
+        let removal = try await server.call(.DELETE, "/v1/jobs/\(id)")
+        #expect(removal.status == 409 && removal.errorCode == "orderUnderWay", "\(removal.status) \(removal.errorMessage)")
+        #expect(try mock.fetch(cover) == 200)
         // An order placed is answered, not placed again.
         let again = try await order(server, id, ["shipTo": Self.shipTo, "binding": "hardcover", "quantity": 2])
         #expect(again.status == 200 && (again.json["printJobId"] as? Int) == printJob)
