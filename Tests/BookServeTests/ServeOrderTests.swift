@@ -104,9 +104,20 @@ import BookTestSupport
         // Once the address has expired, the file is refused even with its signature.
         while Date().timeIntervalSince1970 <= Double(expires) + 1 { try await Task.sleep(nanoseconds: 250_000_000) }
         #expect(try mock.fetch(interior) == 410)
-        // The keys were never in what the service wrote.
-        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
-        let record = try String(contentsOf: dir.appendingPathComponent("data/jobs/\(id)/order.json"), encoding: .utf8)
-        for secret in [mock.key, mock.secret] { #expect(!log.contains(secret) && !record.contains(secret)) }
+        // The keys, and the tokens they bought, were never in what the service wrote: its log and
+        // every file of its data folder.
+        var written = [(try? Data(contentsOf: server.log)) ?? Data()]
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("data/jobs/\(id)/order.json").path))
+        let files = FileManager.default.enumerator(at: dir.appendingPathComponent("data"), includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            if !file.hasDirectoryPath, let data = try? Data(contentsOf: file) { written.append(data) }
+        }
+        let secrets = [mock.key, mock.secret, Data("\(mock.key):\(mock.secret)".utf8).base64EncodedString()] + (try mock.tokens())
+        #expect(!(try mock.tokens()).isEmpty)
+        for secret in secrets {
+            for piece in [secret, String(secret.prefix(8)), String(secret.suffix(8))] {
+                #expect(!written.contains { $0.range(of: Data(piece.utf8)) != nil }, "\(piece) was written")
+            }
+        }
     }
 }
