@@ -35,11 +35,11 @@ import BookTestSupport
         let mock = try LuluMock()
         let port = try freePort()
         let lifetime = 10.0
-        let server = try ServeProcess(data: dir.appendingPathComponent("data"),
-                                      arguments: ["--port", "\(port)", "--public-url", "http://127.0.0.1:\(port)", "--lulu-base-url", mock.baseURL,
-                                                  "--order-url-lifetime", "\(Int(lifetime))"],
-                                      environment: mock.environment)
+        let arguments = ["--port", "\(port)", "--public-url", "http://127.0.0.1:\(port)", "--lulu-base-url", mock.baseURL,
+                         "--order-url-lifetime", "\(Int(lifetime))"]
+        var server = try ServeProcess(data: dir.appendingPathComponent("data"), arguments: arguments, environment: mock.environment)
         defer { _ = server.stop() }
+        var logs: [URL] = [server.log]
 
         let zip = dir.appendingPathComponent("zip/storybook.zip")
         try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -89,6 +89,14 @@ import BookTestSupport
         let removal = try await server.call(.DELETE, "/v1/jobs/\(id)")
         #expect(removal.status == 409 && removal.errorCode == "orderUnderWay", "\(removal.status) \(removal.errorMessage)")
         #expect(try mock.fetch(cover) == 200)
+        // Nor do the data folder's limits remove it: started again with a limit every job is over,
+        // the service's first sweep removes the other job and keeps this one.
+        _ = server.stop()
+        server = try ServeProcess(data: dir.appendingPathComponent("data"), arguments: arguments + ["--max-data-bytes", "1"], environment: mock.environment)
+        logs.append(server.log)
+        #expect(try await server.call(.GET, "/v1/jobs/\(other)").status == 404)
+        #expect(try await server.call(.GET, "/v1/jobs/\(id)").status == 200)
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("data/jobs/\(id)/out").path))
         // An order placed is answered, not placed again.
         let again = try await order(server, id, ["shipTo": Self.shipTo, "binding": "hardcover", "quantity": 2])
         #expect(again.status == 200 && (again.json["printJobId"] as? Int) == printJob)
@@ -106,7 +114,7 @@ import BookTestSupport
         #expect(try mock.fetch(interior) == 410)
         // The keys, and the tokens they bought, were never in what the service wrote: its log and
         // every file of its data folder.
-        var written = [(try? Data(contentsOf: server.log)) ?? Data()]
+        var written = logs.map { (try? Data(contentsOf: $0)) ?? Data() }
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("data/jobs/\(id)/order.json").path))
         let files = FileManager.default.enumerator(at: dir.appendingPathComponent("data"), includingPropertiesForKeys: nil)
         while let file = files?.nextObject() as? URL {
