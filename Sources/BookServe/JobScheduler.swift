@@ -190,9 +190,11 @@ actor JobScheduler {
         return job
     }
 
-    /// Removes a finished job: its record and its folder. A queued or running one is left (nil).
+    /// Removes a finished job: its record and its folder. A queued or running one is left (nil),
+    /// and so is one whose files Lulu may still download for its order.
     func remove(_ id: String) throws -> JobRecord? {
-        guard let job = try store.job(id), job.state.isFinal else { return nil }
+        guard let job = try store.job(id), job.state.isFinal,
+              OrderHold.reason(JobFolder(jobs: config.jobsFolder, id: id)) == nil else { return nil }
         // The record first: a folder without one is removed when the service starts, never the reverse.
         try store.delete(id)
         sizes[id] = nil
