@@ -55,7 +55,8 @@ let package = Package(
         .target(name: "BookConfig", dependencies: ["BookModel"]),
         .target(name: "BookResolve", dependencies: ["BookBase", "BookModel", "BookConfig", "CShim"]),
         .target(name: "BookLayout", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
-        .target(name: "BookRender", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF", "CContentColour"]),
+        .target(name: "BookRender", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF", "CContentColour",
+                                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(name: "BookCompare", dependencies: ["BookBase", "CShim", "CGraphics"]),
         // The optional generation step: providers, prompts, queue, cache, journal.
         .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CGraphics",
