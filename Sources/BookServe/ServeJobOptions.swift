@@ -19,11 +19,15 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
     public var model: String?
     public var maxImages: Int?
     public var resolution: String?
+    /// Only the first this many pages, marked as a preview (`export --preview`): PNGs at 96 dpi
+    /// unless `dpi` says otherwise, and a small PDF.
+    public var preview: Int?
 
     public init() {}
 
     var wantsPNG: Bool { png ?? true }
-    var wantsFirstPage: Bool { wantsPNG && profile == nil && (firstPage ?? true) }
+    var wantsFirstPage: Bool { wantsPNG && profile == nil && preview == nil && (firstPage ?? true) }
+    var pngDPI: Double { dpi ?? (preview == nil ? 150 : 96) }
 
     /// Options from query parameters (`?theme=…&dpi=…&fillMissing=true`).
     static func fromQuery(_ items: [String: String]) throws(APIError) -> ServeJobOptions {
@@ -46,6 +50,10 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
         o.png = try bool("png"); o.firstPage = try bool("firstPage"); o.strict = try bool("strict"); o.fillMissing = try bool("fillMissing")
         o.dpi = try number("dpi")
         o.maxImages = try number("maxImages").map { Int($0) }
+        if let n = try number("preview") {
+            guard n == n.rounded(), n >= 1, n <= 1000 else { throw APIError(400, "invalidOption", "preview=\(items["preview"]!): give a number of pages") }
+            o.preview = Int(n)
+        }
         return o
     }
 
@@ -55,6 +63,7 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
         o.theme = theme ?? o.theme; o.profile = profile ?? o.profile; o.png = png ?? o.png; o.firstPage = firstPage ?? o.firstPage; o.dpi = dpi ?? o.dpi
         o.strict = strict ?? o.strict; o.fillMissing = fillMissing ?? o.fillMissing; o.provider = provider ?? o.provider
         o.model = model ?? o.model; o.maxImages = maxImages ?? o.maxImages; o.resolution = resolution ?? o.resolution
+        o.preview = preview ?? o.preview
         return o
     }
 
@@ -76,6 +85,10 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
         }
         if let resolution, IllustrationResolution(rawValue: resolution) == nil {
             throw APIError(400, "invalidOption", "resolution must be preview or print")
+        }
+        if let preview {
+            guard preview >= 1 else { throw APIError(400, "invalidOption", "preview shows at least 1 page") }
+            guard profile == nil else { throw APIError(400, "invalidOption", "preview is for a screen; leave the profile out") }
         }
         if let maxImages, maxImages < 0 { throw APIError(400, "invalidOption", "maxImages must not be negative") }
         if let model { try name("model", model) }
