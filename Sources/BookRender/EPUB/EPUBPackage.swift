@@ -24,7 +24,8 @@ struct EPUBPackage {
             "<meta property=\"dcterms:modified\">\(book.modified)</meta>",
             "<meta property=\"rendition:layout\">pre-paginated</meta>",
             "<meta property=\"rendition:orientation\">auto</meta>",
-            "<meta property=\"rendition:spread\">landscape</meta>",
+            // The reader decides, which every reader takes; some read no other value (Kobo's apps).
+            "<meta property=\"rendition:spread\">auto</meta>",
         ]
         // What a reader needs to take the book in, and what helps (schema.org's vocabulary).
         meta.append("<meta property=\"schema:accessMode\">textual</meta>")
@@ -49,7 +50,11 @@ struct EPUBPackage {
             if let o = item.overlay { a += " media-overlay=\"\(o)\"" }
             return a + "/>"
         }
-        let refs = spine.map { "<itemref idref=\"\($0.id)\" properties=\"page-spread-\($0.side == .left ? "left" : "right")\"/>" }
+        // The cover stands alone in every reader; a spread side given to it shifts every later
+        // page to the wrong side in some (Kobo's iOS app).
+        let refs = spine.enumerated().map { i, ref in
+            i == 0 ? "<itemref idref=\"\(ref.id)\"/>" : "<itemref idref=\"\(ref.id)\" properties=\"page-spread-\(ref.side == .left ? "left" : "right")\"/>"
+        }
         return """
         <?xml version="1.0" encoding="UTF-8"?>
         <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="\(XML.escape(tree.language))">

@@ -44,7 +44,9 @@ struct EPUBPageDocument {
                     let dir = word.rightToLeft ? " dir=\"rtl\"" : ""
                     body += "<span class=\"\(classes)\"\(dir) style=\"left:\(Self.number(word.x * k))px;top:\(Self.number(word.baseline * k - lift))px;font-size:\(Self.number(size))px\">\(XML.escape(word.text))</span>"
                 }
-                body += "</span>\n"
+                // The newline is the space between the words of two lines, but a word that layout
+                // broke with a hyphen goes on in the next line's first word.
+                body += line.words.last?.hyphen == true ? "</span>" : "</span>\n"
             }
             body += "</\(element)>\n"
         }
@@ -79,7 +81,7 @@ struct EPUBPageDocument {
              font-kerning: normal; text-rendering: geometricPrecision; }
         .hy::after { content: "-"; }
         .f0 { font-family: serif; }
-        .-epub-media-overlay-active .w { background-color: rgba(255, 214, 102, 0.6); }
+        .-epub-media-overlay-active .w, .kobo-smil-highlight .w { background-color: rgba(255, 214, 102, 0.6); }
 
         """
         for face in fonts.faces {
