@@ -32,11 +32,18 @@ extension BookDocument {
 
         var timings: [ExportReport.StageTime] = [.init(stage: "load", seconds: loadSeconds)]
         var clock = StageClock()
+        if let count = options.preview {
+            // The pages after those shown are never read: the first `count` pages are the cover and
+            // at most `count - 1` entries, and one more entry is kept since a chapter's opening
+            // waits for the text after it. No page's layout depends on a later entry's pictures.
+            var shown = self
+            shown.book.pages = Array(book.pages.prefix(count + 1))
+            let (resolved, resources) = try shown.resolveWithResources()
+            timings.append(.init(stage: "resolve", seconds: clock.elapsed))
+            return try shown.exportPreview(count, resolved, resources, options, settings: settings, paths: paths, timings: timings)
+        }
         let (resolved, resources) = try resolveWithResources()
         timings.append(.init(stage: "resolve", seconds: clock.elapsed))
-        if let count = options.preview {
-            return try exportPreview(count, resolved, resources, options, settings: settings, paths: paths, timings: timings)
-        }
         try refusePartialPrintFile(resolved.profile, options)
         // Measured before anything is drawn: a recording that is missing or too short stops the
         // export before it writes a file.
