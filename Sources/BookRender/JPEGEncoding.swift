@@ -13,7 +13,7 @@ enum JPEGEncoding {
         let status = shim_jpeg_encode(cairo_image_surface_get_data(surface), Int(cairo_image_surface_get_stride(surface)),
                                       cairo_image_surface_get_width(surface), cairo_image_surface_get_height(surface), quality,
                                       &out, &count, &message, message.count)
-        guard status == 0, let out else { throw RenderError("cannot encode a picture as JPEG: \(String(cString: message))") }
+        guard status == 0, let out else { throw RenderError("cannot encode a picture as JPEG: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))") }
         return (out, count)
     }
 
