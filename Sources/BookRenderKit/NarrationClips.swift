@@ -41,8 +41,9 @@ extension BookDocument {
             let (url, mediaType, seconds) = try length(audio, "narration.audio")
             for (i, entry) in narration.pages.enumerated() {
                 let start = entry.start ?? 0
+                // The starts rise (the loader sees to it): the first past the end is the one named.
                 let end = i + 1 < narration.pages.count ? narration.pages[i + 1].start ?? seconds : seconds
-                guard start < seconds, end <= seconds + 0.001 else {
+                guard start < seconds else {
                     throw BookRenderError(.invalidBook, String(format: "narration.pages[%d].start: the narration %@ plays %.2f s, shorter than its timings (page %d starts at %g s)",
                                                                i, url.path, seconds, entry.page, start))
                 }
