@@ -78,9 +78,7 @@ struct NarrationTiming {
         <?xml version="1.0" encoding="UTF-8"?>
         <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
         <body>
-        <seq id="seq1" epub:textref="../\(document)">
-        \(pars)</seq>
-        </body>
+        \(pars)</body>
         </smil>
 
         """
