@@ -35,9 +35,10 @@ extension BookDocument {
         if let count = options.preview {
             // The pages after those shown are never read: the first `count` pages are the cover and
             // at most `count - 1` entries, and one more entry is kept since a chapter's opening
-            // waits for the text after it. No page's layout depends on a later entry's pictures.
+            // waits for the text after it; the cover alone needs none. No page's layout depends on
+            // a later entry's pictures.
             var shown = self
-            shown.book.pages = Array(book.pages.prefix(count + 1))
+            shown.book.pages = Array(book.pages.prefix(count == 1 ? 0 : count))
             let (resolved, resources) = try shown.resolveWithResources()
             timings.append(.init(stage: "resolve", seconds: clock.elapsed))
             return try shown.exportPreview(count, resolved, resources, options, settings: settings, paths: paths, timings: timings)
