@@ -12,6 +12,8 @@ let package = Package(
         // The image providers' HTTP: pure Swift, nothing loaded at start-up by the processes that never call one.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // async-http-client's TLS; named here only so a failed handshake can be told from a dropped connection.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // The render service's HTTP server.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Ends the server in order on SIGTERM, once running jobs are finished or checkpointed.
@@ -63,7 +65,8 @@ let package = Package(
                                                        .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                        .product(name: "NIOCore", package: "swift-nio"),
                                                        .product(name: "NIOHTTP1", package: "swift-nio"),
-                                                       .product(name: "NIOPosix", package: "swift-nio")]),
+                                                       .product(name: "NIOPosix", package: "swift-nio"),
+                                                       .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // The library product: the pipeline as an API that the CLI, batch and tests call.
         .target(name: "BookRenderKit", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout",
                                                       "BookRender", "BookCompare", "BookIllustrate", "CGraphics"],
@@ -72,7 +75,7 @@ let package = Package(
         // Debian's SQLite (libsqlite3-dev): the render service's job queue.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The render service: HTTP API, durable job queue, workers that run the export in child processes.
-        .target(name: "BookServe", dependencies: ["BookBase", "BookRenderKit", "CSQLite",
+        .target(name: "BookServe", dependencies: ["BookBase", "BookConfig", "BookResolve", "BookRenderKit", "CShim", "CSQLite",
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

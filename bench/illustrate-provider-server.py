@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A loopback stand-in for the OpenAI, Gemini and OpenRouter image APIs, for tests and the benchmark.
 
-Usage: illustrate-provider-server.py --control CONTROL.json --log REQUESTS.jsonl
-Prints the port it listens on (127.0.0.1 only), then serves until killed.
+Usage: illustrate-provider-server.py --control CONTROL.json --log REQUESTS.jsonl [--tls CERT.pem,KEY.pem]
+Prints the port it listens on (127.0.0.1 only), then serves until killed: plain HTTP, or https with
+--tls's certificate.
 
 CONTROL.json is re-read on every request:
   {"latency": 0.1,                 seconds added before each answer
@@ -11,10 +12,15 @@ CONTROL.json is re-read on every request:
    "hold_after": 2,                requests after the first 2 wait, unanswered, until a later CONTROL.json drops it
    "rules": [{"contains": "SCENE-03", "responses": [RESPONSE, …]}]}
 The n-th request whose prompt contains a rule's text gets that rule's n-th response; once they run out,
-or when no rule matches, it succeeds with a small PNG. A RESPONSE is {"status": 429, "headers": {…},
+or when no rule matches, it succeeds with a picture. A RESPONSE is {"status": 429, "headers": {…},
 "json": {…}}, or {"kind": "noimage"} (200 without a picture, in the provider's shape), or
 {"kind": "echo_key", "status": 401, "form": "whole"|"masked"|"base64"} (an error whose message repeats the
-key, as some providers do: whole, as its ends around a mask, or inside base64).
+key, as some providers do: whole, as its ends around a mask, or inside base64), or a picture in the
+provider's shape: {"kind": "success", "width": W, "height": H} (that size instead of the one asked for),
+{"kind": "corrupt"} (a PNG whose signature, header and end are sound but whose image data is not deflate
+data), {"kind": "bytes", "b64": "…"} (these bytes as the picture).
+A picture that succeeds has the size asked for: OpenAI's `size`, the Gemini size of the `aspectRatio`
+(Gemini) or `image_config.aspect_ratio` (OpenRouter), else 1024 × 1024.
 
 A request with a field its endpoint does not know (for OpenAI, also `input_fidelity` to a model that does not
 take it) gets the API's 400, as the real services answer.
@@ -60,14 +66,47 @@ def unknown_field(provider, multipart, fields):
     return None
 
 
-def tiny_png(seed):
-    w = h = 8
+# Gemini's pictures for each aspect ratio (about 1K), which OpenRouter passes on.
+GEMINI_SIZES = {"1:1": (1024, 1024), "2:3": (832, 1248), "3:2": (1248, 832), "3:4": (864, 1184), "4:3": (1184, 864),
+                "4:5": (896, 1152), "5:4": (1152, 896), "9:16": (768, 1344), "16:9": (1344, 768), "21:9": (1536, 672)}
+
+
+def asked_size(provider, fields):
+    """The picture size the request asks for, from the fields the provider takes."""
+    def field(name):
+        v = fields.get(name)
+        if isinstance(v, str) and v.startswith("{"):
+            try:
+                return json.loads(v)
+            except ValueError:
+                return None
+        return v
+    if provider == "openai":
+        m = re.fullmatch(r"(\d+)x(\d+)", str(fields.get("size", "")))
+        return (int(m.group(1)), int(m.group(2))) if m else (1024, 1024)
+    if provider == "gemini":
+        config = field("generationConfig") or field("generation_config") or {}
+        image = config.get("imageConfig") or config.get("image_config") or {}
+        return GEMINI_SIZES.get(image.get("aspectRatio") or image.get("aspect_ratio"), (1024, 1024))
+    if provider == "openrouter":
+        config = field("image_config") or {}
+        return GEMINI_SIZES.get(config.get("aspect_ratio"), (1024, 1024))
+    return (1024, 1024)
+
+
+def png_chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+
+
+def png(w, h, seed, corrupt=False):
+    """One colour, from `seed`, at any size: a 1-bit palette picture, so even a large one is made at once."""
     r, g, b = (seed * 53) % 256, (seed * 97) % 256, (seed * 193) % 256
-    raw = b"".join(b"\x00" + bytes([r, g, b]) * w for _ in range(h))
-    def chunk(t, d):
-        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + \
-        chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    data = zlib.compress((b"\x00" + bytes((w + 7) // 8)) * h)
+    if corrupt:
+        # A zlib header, then bytes that are no deflate block: libpng meets them only when it inflates.
+        data = b"\x78\x9c" + bytes((i * 37 + 11) % 256 for i in range(64)) * 8
+    return b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 1, 3, 0, 0, 0)) + \
+        png_chunk(b"PLTE", bytes([r, g, b])) + png_chunk(b"IDAT", data) + png_chunk(b"IEND", b"")
 
 
 def parse_multipart(body, content_type):
@@ -223,7 +262,7 @@ class Handler(BaseHTTPRequestHandler):
         time.sleep(control.get("latency", 0))
         with LOCK:
             seed = sum(STATE["counts"].values()) + int(arrival * 1000) % 1000
-        status, out_headers, payload = self.answer(provider, response, control, given, seed)
+        status, out_headers, payload = self.answer(provider, response, control, given, seed, asked_size(provider, fields))
         data = json.dumps(payload).encode()
         self.leave()
         self.send_response(status)
@@ -240,9 +279,15 @@ class Handler(BaseHTTPRequestHandler):
             with open(self.server.log_path, "a") as log:
                 log.write(json.dumps(record) + "\n")
 
-    def answer(self, provider, response, control, given, seed):
-        if response is None or response.get("kind") == "success":
-            return 200, {}, self.success(provider, control, seed)
+    def answer(self, provider, response, control, given, seed, size):
+        kind = response.get("kind") if response else "success"
+        if kind == "success":
+            w, h = (response.get("width", size[0]), response.get("height", size[1])) if response else size
+            return 200, {}, self.success(provider, control, png(w, h, seed))
+        if kind == "corrupt":
+            return 200, {}, self.success(provider, control, png(size[0], size[1], seed, corrupt=True))
+        if kind == "bytes":
+            return 200, {}, self.success(provider, control, base64.b64decode(response["b64"]))
         if response.get("kind") == "noimage":
             if provider == "gemini":
                 return 200, {}, {"candidates": [{"content": {"role": "model", "parts": [{"text": "I can't draw that."}]}, "finishReason": "STOP"}]}
@@ -257,19 +302,20 @@ class Handler(BaseHTTPRequestHandler):
             return response.get("status", 401), {}, {"error": {"message": "Incorrect API key provided: %s." % shown, "code": "invalid_api_key"}}
         return response.get("status", 500), response.get("headers", {}), response.get("json", {})
 
-    def success(self, provider, control, seed):
-        b64 = base64.b64encode(tiny_png(seed)).decode()
+    def success(self, provider, control, picture):
+        b64 = base64.b64encode(picture).decode()
+        mime = "image/jpeg" if picture.startswith(b"\xff\xd8") else "image/png"
         if provider == "openai":
             return {"created": 1, "data": [{"b64_json": b64}], "usage": {"input_tokens": 10, "output_tokens": 10}}
         if provider == "gemini":
             if control.get("gemini_case") == "snake":
                 return {"candidates": [{"content": {"role": "model", "parts": [{"text": "Here it is."},
-                        {"inline_data": {"mime_type": "image/png", "data": b64}}]}, "finish_reason": "STOP"}]}
+                        {"inline_data": {"mime_type": mime, "data": b64}}]}, "finish_reason": "STOP"}]}
             return {"candidates": [{"content": {"role": "model", "parts": [{"text": "Here it is."},
-                    {"inlineData": {"mimeType": "image/png", "data": b64}}]}, "finishReason": "STOP", "index": 0}],
+                    {"inlineData": {"mimeType": mime, "data": b64}}]}, "finishReason": "STOP", "index": 0}],
                     "usageMetadata": {"candidatesTokenCount": 1290}}
         return {"id": "gen-1", "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "",
-                "images": [{"type": "image_url", "image_url": {"url": "data:image/png;base64," + b64}}]}}], "usage": {"cost": 0.0391}}
+                "images": [{"type": "image_url", "image_url": {"url": "data:%s;base64,%s" % (mime, b64)}}]}}], "usage": {"cost": 0.0391}}
 
 
 def main():
@@ -278,8 +324,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--control", required=True)
     ap.add_argument("--log", required=True)
+    ap.add_argument("--tls")
     a = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if a.tls:
+        import ssl
+        cert, key = a.tls.split(",")
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
+        # The handshake happens as each connection is accepted; one that fails is dropped.
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        server.handle_error = lambda request, address: None
     server.daemon_threads = True
     server.control_path, server.log_path = a.control, a.log
     print(server.server_address[1], flush=True)

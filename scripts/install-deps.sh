@@ -21,6 +21,7 @@ packages=(
   fonts-dejavu-core  # a face outside the font set, for the book-fonts tests
   python3-jsonschema python3-yaml  # schema checks (python3-yaml: the service's OpenAPI document)
   strace  # the test that a hostile book folder opens nothing outside it
+  openssl  # a self-signed certificate for the loopback provider server, which a run must refuse
   util-linux e2fsprogs  # setpriv, mount and chattr: the write-failure tests' unwritable folders and full disks
   epubcheck default-jre-headless  # the e-book tests: every EPUB must pass the reference checker (a Java program)
   chromium  # the e-book tests: a page opened in a real browser engine at its viewport, compared with the PNG page

@@ -15,6 +15,11 @@ public enum TemporaryFiles {
     /// by the signal with its default action. Async-signal-safe: install it with `sigaction`.
     public static let signalHandler: @convention(c) (Int32) -> Void = shim_temporaries_stop
 
+    /// For a program: a fault or an abort (a crash) removes every temporary in flight and kills
+    /// the children before the process ends by it, so a crash leaves no half-written output. The
+    /// handler that was installed before (a backtracer's) still sees the crash.
+    public static func removeOnCrash() -> Bool { shim_temporaries_install_crash_cleanup() == 0 }
+
     /// Whether a signal is stopping the process; its temporaries are being removed.
     public static var stopping: Bool { shim_temporaries_stopping() != 0 }
 

@@ -92,8 +92,9 @@ extension PrintProfile {
     }
 
     /// "13 × 13 in is not a trim kdp prints; the nearest it takes is 8.5 × 11.69 in (…)", or nil
-    /// when the trim is accepted.
-    public func trimProblem(_ width: Double, _ height: Double) -> String? {
+    /// when the trim is accepted. The advice is for a book (`format.trim`, in the spelling the
+    /// list gives) or, with `pdf`, for a finished file.
+    public func trimProblem(_ width: Double, _ height: Double, pdf: Bool = false) -> String? {
         guard !accepts(trim: width, height), let trims else { return nil }
         let given = TrimName(width: width, height: height).spoken
         var message = "\(given) is not a trim \(name) prints"
@@ -104,7 +105,9 @@ extension PrintProfile {
         } else {
             message += " (\(name) takes \(trims.sizes.map(\.description).joined(separator: ", ")) in)"
         }
-        return message + "; set format.trim in book.json"
+        let nearest = nearestTrim(to: width, height)?.description ?? "6x9"
+        if pdf { return message + "; make every page's TrimBox one of these sizes (\(nearest) is the nearest)" }
+        return message + "; set format.trim in book.json to one of these, such as \"\(nearest)\""
     }
 
     /// The page multiple the printer wants for a book of this trim: a trim's own rule, else the profile's.

@@ -8,7 +8,8 @@ public struct TrimSize: Sendable, Equatable {
     public init(width: Double, height: Double) { self.width = width; self.height = height }
     public static func inches(_ w: Double, _ h: Double) -> TrimSize { TrimSize(width: w * 72, height: h * 72) }
 
-    /// Named sizes: common picture-book trims, ISO sizes and the app formats (by aspect ratio).
+    /// Named sizes: common picture-book trims, ISO sizes and the app formats (by aspect ratio). Any
+    /// other "WxH" in inches is taken too, so every trim a printer's profile lists is a trim.
     public static let presets: [String: TrimSize] = [
         "8.25x11": .inches(8.25, 11), "8.5x11": .inches(8.5, 11), "8.5x8.5": .inches(8.5, 8.5),
         "8.25x8.25": .inches(8.25, 8.25), "8x10": .inches(8, 10), "7.5x10": .inches(7.5, 10),
@@ -32,16 +33,21 @@ public struct TrimSize: Sendable, Equatable {
             }
             return t
         case .preset(let name):
-            if let t = presets[name.lowercased().replacingOccurrences(of: "in", with: "").replacingOccurrences(of: " ", with: "")] {
-                return t
-            }
-            throw ConfigError("$.format.trim: \"\(name)\" is not a known trim size; use one of \(presetNames) or {\"width\": \"8in\", \"height\": \"10in\"}")
+            let key = name.lowercased().replacingOccurrences(of: "in", with: "").replacingOccurrences(of: " ", with: "")
+            if let t = presets[key] { return t }
+            // Width x height in inches, as the printers' lists (and the profiles) write their trims.
+            if let t = PrintProfile.TrimName(inches: key) { return try inRange(t.width, t.height, as: name) }
+            throw ConfigError("$.format.trim: \"\(name)\" is not a known trim size; use one of \(presetNames), width x height in inches (\"5x8\", \"7.44x9.69\") or {\"width\": \"8in\", \"height\": \"10in\"}")
         case .size(let w, let h):
-            guard w.points >= 72, h.points >= 72, w.points <= 72 * 60, h.points <= 72 * 60 else {
-                throw ConfigError("$.format.trim: \(w.inches) × \(h.inches) in is outside 1–60 in")
-            }
-            return TrimSize(width: w.points, height: h.points)
+            return try inRange(w.points, h.points, as: "\(w.inches) × \(h.inches) in")
         }
+    }
+
+    private static func inRange(_ width: Double, _ height: Double, as given: String) throws -> TrimSize {
+        guard width >= 72, height >= 72, width <= 72 * 60, height <= 72 * 60 else {
+            throw ConfigError("$.format.trim: \(given) is outside 1–60 in")
+        }
+        return TrimSize(width: width, height: height)
     }
 
     static var presetNames: String { presets.keys.filter { !$0.contains(":") }.sorted().joined(separator: ", ") }

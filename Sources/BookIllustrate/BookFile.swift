@@ -83,6 +83,12 @@ actor BookFile {
             }
         }
     }
-    func pageImage(_ index: Int) -> (Data, String)? { book.pages.indices.contains(index) ? imageData(book.pages[index].picture?.image) : nil }
+    /// A page's picture as a style reference: never a draft or unreferenced picture this run makes
+    /// again, which would pass the preview into the final pictures.
+    func pageImage(_ index: Int) -> (Data, String)? {
+        guard book.pages.indices.contains(index), let image = book.pages[index].picture?.image,
+              !isEmpty(image, book.pages[index].id ?? "page-\(index + 1)") else { return nil }
+        return imageData(image)
+    }
     func coverPhoto() -> (Data, String)? { imageData(book.cover?.photo) }
 }

@@ -6,6 +6,8 @@ enum Halt: Sendable, Equatable {
     case fatal(String)
     /// The provider asked for a wait longer than `--max-wait`: pages not made are left for a later run.
     case rateLimited(until: Date)
+    /// The run was asked to finish (a first Ctrl-C): calls in flight end and are kept, no other starts.
+    case interrupted
 
     /// UTC, to the second: "2026-11-27T09:30:00Z".
     static func time(_ date: Date) -> String {
@@ -27,6 +29,9 @@ actor CallGate {
     private(set) var halt: Halt?
     private var connectionFailures = 0
     private var firstConnectionFailure: Date?
+    /// Jobs waiting before a retry: a halt wakes them, as no retry follows it.
+    private var pausing: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextPause = 0
 
     init(confirmed: Bool) { self.confirmed = confirmed }
 
@@ -65,7 +70,26 @@ actor CallGate {
         if case .fatal = self.halt { return }
         self.halt = halt
         wakeAll()
+        let paused = pausing.values
+        pausing = [:]
+        paused.forEach { $0.resume() }
     }
+
+    /// Waits `seconds` before a retry, or until the run halts.
+    func pause(_ seconds: Double) async {
+        guard halt == nil else { return }
+        nextPause += 1
+        let id = nextPause
+        await withCheckedContinuation { continuation in
+            pausing[id] = continuation
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+                self.endPause(id)
+            }
+        }
+    }
+
+    private func endPause(_ id: Int) { pausing.removeValue(forKey: id)?.resume() }
 
     private func leave() {
         busy = false

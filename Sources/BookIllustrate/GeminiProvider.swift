@@ -35,6 +35,7 @@ struct GeminiProvider: NamedProvider {
         http.setValue(settings.apiKey, forHTTPHeaderField: "x-goog-api-key")
         let r = try await client.send(http)
         guard r.status == 200 else { throw HTTPClient.classify(r, provider: name) }
+        if let failure = HTTPClient.errorInAnswer(r, provider: name) { throw failure }
         return try Self.image(in: r.body)
     }
 

@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// A request as the providers build it.
 struct HTTPRequest: Sendable {
@@ -84,10 +85,44 @@ final class HTTPClient: Sendable {
             throw ProviderFailure(.unreachable, "no connection to \(Origin(request.url)?.description ?? request.url.absoluteString) within \(Int(timeout)) s")
         } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout].contains(error) {
             throw ProviderFailure(.retryable, "timed out after \(Int(timeout)) s")
+        } catch where Self.isTLSFailure(error) {
+            throw ProviderFailure(.tlsFailed, "no TLS connection to \(Origin(request.url)?.description ?? request.url.absoluteString): \(Self.tlsCause(error))")
         } catch where Self.isConnectionFailure(error) {
             throw ProviderFailure(.unreachable, "cannot connect to \(Origin(request.url)?.description ?? request.url.absoluteString): \(error)")
+        } catch let error as HTTPClientError where Self.unsendable.contains(error) || error == .unsupportedScheme(request.url.scheme ?? "") {
+            throw ProviderFailure(.invalid, "cannot send a request to \(request.url.absoluteString): \(error)", sent: false)
         } catch {
             throw ProviderFailure(.retryable, "network error: \(error)")
+        }
+    }
+
+    /// Addresses the client refuses before it connects.
+    static let unsendable: [HTTPClientError] = [.invalidURL, .emptyHost, .emptyScheme]
+
+    /// A TLS handshake that failed: the address answers, but not as an https server this machine
+    /// trusts. Trying again meets the same answer.
+    static func isTLSFailure(_ error: any Error) -> Bool {
+        switch error {
+        case let e as NIOSSLError:
+            if case .handshakeFailed = e { return true }
+            return false
+        case is NIOSSLExtraError: return true
+        case let e as HTTPClientError: return e == .tlsHandshakeTimeout
+        default: return false
+        }
+    }
+
+    /// The cause in words, with BoringSSL's name for it (not the whole error stack).
+    static func tlsCause(_ error: any Error) -> String {
+        let text = "\(error)"
+        guard let code = text.firstMatch(of: /OPENSSL_internal:([A-Z0-9_]+)/)?.1 else { return "the TLS handshake failed (\(text))" }
+        switch code {
+        case "WRONG_VERSION_NUMBER", "HTTP_REQUEST", "UNEXPECTED_RECORD":
+            return "the server does not speak TLS (\(code)); a plain-HTTP server?"
+        case "CERTIFICATE_VERIFY_FAILED":
+            return "its certificate is not one this machine trusts (\(code))"
+        default:
+            return "the TLS handshake failed (\(code))"
         }
     }
 

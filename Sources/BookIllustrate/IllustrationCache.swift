@@ -29,6 +29,9 @@ public struct IllustrationCache: Sendable {
 
     func get(_ address: String) -> Data? { try? Data(contentsOf: url(for: address)) }
 
+    /// A picture that can no longer be decoded is dropped, so the next run makes it again.
+    func remove(_ address: String) { try? FileManager.default.removeItem(at: url(for: address)) }
+
     func put(_ address: String, _ data: Data) {
         // A cache that cannot be written only costs a later call; it never fails the page.
         try? AtomicOutput.write(data, to: url(for: address))

@@ -22,6 +22,8 @@ public struct IllustrationEvent: Codable, Sendable, Equatable {
     public var resumed: Int?
     public var skipped: Int?
     public var drafts: Int?
+    /// Only when the run was asked to finish early: true.
+    public var interrupted: Bool?
 
     public init(event: Kind, key: String? = nil, label: String? = nil, state: String? = nil, attempt: Int? = nil,
                 reason: String? = nil, image: String? = nil) {
@@ -39,6 +41,7 @@ public struct IllustrationEvent: Codable, Sendable, Equatable {
         e.needed = s.needed; e.ready = s.ready; e.failed = s.failures.count; e.calls = s.calls
         e.cacheHits = s.cacheHits; e.resumed = s.resumed; e.skipped = s.skipped
         e.drafts = s.drafts
+        e.interrupted = s.interrupted ? true : nil
         return e
     }
 

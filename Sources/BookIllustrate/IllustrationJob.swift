@@ -16,10 +16,12 @@ public struct IllustrationJob: Sendable, Equatable {
     public var aspect: AspectRatio
     /// "page 5 of 11", "cover", "main character": how progress and errors name it.
     public var label: String
+    /// Where it prints, which sets the fewest pixels it may have; nil: any size.
+    public var place: PicturePlace?
 
-    public init(kind: Kind, key: String, pageIndex: Int? = nil, scene: String, aspect: AspectRatio, label: String) {
+    public init(kind: Kind, key: String, pageIndex: Int? = nil, scene: String, aspect: AspectRatio, label: String, place: PicturePlace? = nil) {
         self.kind = kind; self.key = key; self.pageIndex = pageIndex; self.scene = scene
-        self.aspect = aspect; self.label = label
+        self.aspect = aspect; self.label = label; self.place = place
     }
 }
 

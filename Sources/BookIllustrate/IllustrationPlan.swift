@@ -21,15 +21,16 @@ public struct IllustrationPlan: Sendable {
 
     public init(book: Book, trim: TrimSize, maxImages: Int? = nil) {
         let page = AspectRatio(width: trim.width, height: trim.height)
+        let trimPlace = PicturePlace(width: trim.width, height: trim.height)
 
         character = nil
         if let main = book.characters?.main, main.image == nil {
             character = IllustrationJob(kind: .character, key: "character", scene: main.description ?? main.name,
-                                        aspect: AspectRatio(width: 3, height: 4), label: "main character \(main.name)")
+                                        aspect: AspectRatio(width: 3, height: 4), label: "main character \(main.name)", place: trimPlace)
         }
         var cover: IllustrationJob?
         if book.kind == .storybook, book.cover?.photo == nil {
-            cover = IllustrationJob(kind: .cover, key: "cover", scene: book.cover?.subtitle ?? book.subtitle ?? "", aspect: page, label: "cover")
+            cover = IllustrationJob(kind: .cover, key: "cover", scene: book.cover?.subtitle ?? book.subtitle ?? "", aspect: page, label: "cover", place: trimPlace)
         }
         var pages: [IllustrationJob] = []
         let firstIndex = book.pages.firstIndex { $0.picture?.generation != nil }
@@ -38,7 +39,8 @@ public struct IllustrationPlan: Sendable {
             guard let picture = p.picture, picture.image == nil, let generation = picture.generation, !generation.scene.isEmpty else { continue }
             pages.append(IllustrationJob(kind: .page, key: p.id ?? "page-\(i + 1)", pageIndex: i, scene: generation.scene,
                                          aspect: AspectRatio(width: trim.width * Double(generation.pagesAcross), height: trim.height),
-                                         label: "page \(i + 1) of \(book.pages.count)"))
+                                         label: "page \(i + 1) of \(book.pages.count)",
+                                         place: PicturePlace(width: trim.width * Double(generation.pagesAcross), height: trim.height)))
         }
         let firstKey = pages.first { $0.pageIndex == firstIndex }?.key
         firstPageJob = firstKey

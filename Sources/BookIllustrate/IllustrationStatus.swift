@@ -42,13 +42,15 @@ public struct IllustrationStatus: Codable, Sendable {
         status.provider = file.provider
         status.model = file.model
         let billed = ProviderName(rawValue: file.provider) != .local
+        let runGone = file.run.map { !$0.isRunning } ?? false
         let order = Self.order(book)
         let keys = file.pages.keys.sorted { (order[$0] ?? Int.max, $0) < (order[$1] ?? Int.max, $1) }
         status.pictures = keys.map { key in
             let e = file.pages[key]!
             // The attempt a retry waits for has not been made yet.
             let attempts = max(0, (e.attempt ?? 0) - (e.state == .retrying ? 1 : 0))
-            return Picture(key: key, label: e.label, state: e.state.rawValue, attempts: attempts, lastError: e.reason,
+            let state = runGone && JournalEntry.underWay.contains(e.state) ? "interrupted" : e.state.rawValue
+            return Picture(key: key, label: e.label, state: state, attempts: attempts, lastError: e.reason,
                            image: e.image, costClass: !billed ? "free" : attempts == 0 ? "none" : "paid")
         }
         for p in status.pictures { status.counts[p.state, default: 0] += 1 }

@@ -27,6 +27,8 @@ public struct IllustrateOptions: Sendable {
     public var log: @Sendable (String) -> Void
     /// The --dry-run listing (stdout in the CLI).
     public var output: @Sendable (String) -> Void
+    /// Asks the run to finish early (a first Ctrl-C), keeping the calls in flight.
+    public var stop: IllustrationStop?
     /// Each picture's state as it changes, then the summary (`--events`).
     public var events: (@Sendable (IllustrationEvent) -> Void)?
 
@@ -58,16 +60,24 @@ public struct IllustrateSummary: Sendable {
     public var postponed: [(label: String, reason: String)] = []
     /// Of the pictures ready, those made as drafts (--draft), to be made again for print.
     public var drafts = 0
+    /// Pictures used although something about them is not as asked (their shape).
+    public var warnings: [(label: String, message: String)] = []
+    /// The run was asked to finish early (`IllustrateOptions.stop`): it kept the calls in flight and
+    /// left this many pictures for a later run.
+    public var interrupted = false
+    public var leftByInterruption = 0
 
     public var lines: [String] {
         var out = ["illustrate: \(ready) of \(needed) picture(s) ready; \(calls) call(s) made, \(cacheHits) cache hit(s)"
                    + (resumed > 0 ? ", \(resumed) resumed from the journal" : "")
                    + (failures.isEmpty ? ", no failures" : ", \(failures.count) failed")
                    + (skipped > 0 ? ", \(skipped) left for later (--max-images)" : "")
-                   + (postponed.isEmpty ? "" : ", \(postponed.count) left for a later run (\(postponed[0].reason))")]
+                   + (postponed.isEmpty ? "" : ", \(postponed.count) left for a later run (\(postponed[0].reason))")
+                   + (interrupted ? "; interrupted, \(leftByInterruption) left for a later run" : "")]
         if drafts > 0 {
             out.append("  \(drafts) draft(s) for preview: run illustrate again without --draft to make them for print, from the same character picture")
         }
+        for w in warnings { out.append("  warning: \(w.label): \(w.message)") }
         for f in failures { out.append("  failed: \(f.label): \(f.reason) (its placeholder stays)") }
         return out
     }
@@ -78,7 +88,9 @@ actor RunCounters {
     var calls = 0, cacheHits = 0, resumed = 0, ready = 0, finished = 0, drafts = 0
     var failures: [(label: String, reason: String)] = []
     var postponed: [(label: String, reason: String)] = []
+    var warnings: [(label: String, message: String)] = []
     func postpone(_ label: String, _ reason: String) { postponed.append((label, reason)) }
+    func warn(_ label: String, _ message: String) { warnings.append((label, message)) }
     func call() { calls += 1 }
     func hit() { cacheHits += 1 }
     func resume() { resumed += 1 }
@@ -149,7 +161,7 @@ public enum Illustrator {
         if !options.dryRun {
             // Checked before the lock file is made: a book the user made read-only gets nothing new beside it.
             try Self.checkWritable(bookFile, journalURL)
-            let (taken, waited) = try await JournalLock.acquire(journal: journalURL, wait: options.lockWait, log: options.log)
+            let (taken, waited) = try await JournalLock.acquire(journal: journalURL, wait: options.lockWait, stop: options.stop, log: options.log)
             lock = taken
             if waited {
                 book = try load(url).book
@@ -185,6 +197,11 @@ public enum Illustrator {
             return IllustrateSummary(bookFile: bookFile, journalFile: journalURL, needed: plan.all.count, calls: 0, cacheHits: 0,
                                      resumed: 0, ready: 0, failures: [], skipped: plan.skipped.count)
         }
+        options.stop?.onRequest {
+            options.log("illustrate: interrupted: no new call starts; waiting for the calls in flight (each at most "
+                        + "\(Int(options.provider.timeout.rounded(.up))) s) to keep their pictures; interrupt again to stop at once")
+            Task { await context.gate.stop(.interrupted) }
+        }
         for job in plan.all { try await journal.set(job.key, label: job.label, .pending) }
         if plan.all.isEmpty { options.log("illustrate: every page already has its picture") }
         else { options.log("illustrate: \(plan.all.count) picture(s) to make with \(provider.name) (\(provider.model)), \(options.concurrency) at a time") }
@@ -192,7 +209,7 @@ public enum Illustrator {
         // Everything depends on the character's picture, so it is made alone, first.
         if let c = plan.character {
             await context.run(c)
-            if await bookActor.mainCharacterImage() == nil, !options.noReference {
+            if await bookActor.mainCharacterImage() == nil, !options.noReference, await context.gate.halt != .interrupted {
                 let reason = await context.counters.failures.last?.reason ?? "it was not made"
                 let name = book.characters?.main?.name ?? "the main character"
                 throw IllustrateError("the picture of the main character \(name) could not be made (\(reason)), so no page was requested: "
@@ -200,7 +217,7 @@ public enum Illustrator {
                                       + "or pass --no-reference to make the pages without it")
             }
         }
-        await schedule(plan: plan, context: context)
+        if await context.gate.halt != .interrupted { await schedule(plan: plan, context: context) }
 
         let c = context.counters
         var summary = IllustrateSummary(bookFile: bookFile, journalFile: journalURL, needed: plan.all.count, calls: await c.calls,
@@ -208,9 +225,19 @@ public enum Illustrator {
                                         failures: await c.failures, skipped: plan.skipped.count)
         summary.postponed = await c.postponed
         summary.drafts = await c.drafts
+        summary.warnings = await c.warnings
+        if await context.gate.halt == .interrupted {
+            summary.interrupted = true
+            // Pictures of a run stopped before they were scheduled are left as well.
+            summary.leftByInterruption = plan.all.count - (await c.finished)
+        }
         summary.lines.forEach { options.log(redact($0, key: key)) }
         options.events?(.summary(summary))
         if case .fatal(let message)? = await context.gate.halt { throw IllustrateError(redact(message, key: key)) }
+        if !summary.interrupted, summary.needed > 0, summary.ready == 0, summary.failures.count == summary.needed, let first = summary.failures.first {
+            throw IllustrateError(redact("no picture was made: all \(summary.needed) failed (\(first.label): \(first.reason)); "
+                                         + "see the reasons above, then run again", key: key))
+        }
         return summary
     }
 
@@ -233,6 +260,8 @@ public enum Illustrator {
                 guard let finished = await group.next() else { break }
                 inFlight -= 1
                 if finished == plan.firstPageJob { ready += gated; gated = [] }
+                // Asked to finish: what has not started stays pending, for a later run.
+                if await context.gate.halt == .interrupted { ready = []; gated = [] }
             }
         }
     }

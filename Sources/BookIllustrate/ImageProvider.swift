@@ -12,6 +12,13 @@ public protocol ImageProvider: Sendable {
     func generate(_ request: GenerationRequest) async throws(ProviderFailure) -> Data
     /// US dollars per picture, for --dry-run; nil when the reference gives no price.
     func estimatedCost(_ request: GenerationRequest) -> Double?
+    /// The shape the call asks for, to compare the picture with.
+    func askedShape(for request: GenerationRequest) -> AskedShape
+}
+
+extension ImageProvider {
+    /// Gemini's ratios, which OpenRouter's `image_config` takes too.
+    public func askedShape(for request: GenerationRequest) -> AskedShape { AskedShape(request.job.aspect.gemini) }
 }
 
 /// What is known of a provider before one is made: the defaults `ProviderSettings` fills in, and how
@@ -40,7 +47,7 @@ public struct ProviderSettings: Sendable {
     public init(name: ProviderName, model: String? = nil, baseURL: String? = nil, apiKey: String = "",
                 timeout: Double = 240, palette: [String] = []) {
         self.name = name; self.model = model ?? name.defaultModel
-        self.baseURL = (baseURL ?? name.defaultBaseURL).trimmingSuffix("/")
+        self.baseURL = Self.lowercasingScheme((baseURL ?? name.defaultBaseURL).trimmingSuffix("/"))
         self.apiKey = apiKey; self.timeout = timeout; self.palette = palette
     }
 
@@ -48,9 +55,16 @@ public struct ProviderSettings: Sendable {
         name.provider.init(settings: self)
     }
 
+    /// Schemes are case-insensitive (RFC 3986): `HTTP://…` is the `http://…` every check and the
+    /// HTTP client take.
+    static func lowercasingScheme(_ address: String) -> String {
+        guard let end = address.range(of: "://") else { return address }
+        return address[..<end.lowerBound].lowercased() + address[end.lowerBound...]
+    }
+
     func endpoint(_ path: String) throws(ProviderFailure) -> URL {
         guard let url = URL(string: baseURL + path), url.scheme == "http" || url.scheme == "https" else {
-            throw ProviderFailure(.invalid, "\(name.rawValue): --base-url \(baseURL) is not an http(s) address")
+            throw ProviderFailure(.invalid, "\(name.rawValue): --base-url \(baseURL) is not an http(s) address", sent: false)
         }
         return url
     }

@@ -66,27 +66,44 @@ struct JobContext: Sendable {
         }
         do {
             if let image = await journal.reusable(job.key, request: address, folder: book.folder) {
-                try await book.apply(image, to: job)
-                await counters.resume()
-                return await finish(job, ok: true, note: "ready (resumed: \(image))")
+                if let problem = PictureCheck.problem(file: book.folder.appendingPathComponent(image), for: request) {
+                    log("illustrate: \(job.label) (\(job.key)): \(image), made by an earlier run, is not a usable picture (\(problem)); it is made again")
+                } else {
+                    await journal.resumed(job.key)
+                    try await book.apply(image, to: job)
+                    await counters.resume()
+                    return await finish(job, ok: true, note: "ready (resumed: \(image))")
+                }
             }
-            if let data = options.cache.get(address), (try? ImageProbe.probe(data)) != nil {
-                await counters.hit()
-                return try await store(data, job: job, address: address, note: "ready (cache)", unreferenced: unreferenced)
+            if let data = options.cache.get(address) {
+                switch PictureCheck.check(data, for: request) {
+                case .failure(let problem):
+                    options.cache.remove(address)
+                    log("illustrate: \(job.label) (\(job.key)): the cached picture is not a usable picture (\(problem)); dropped from the cache, it is made again")
+                case .success:
+                    await counters.hit()
+                    return try await store(data, job: job, address: address, note: "ready (cache)", unreferenced: unreferenced)
+                }
             }
             for attempt in 1...max(1, options.retry.maxAttempts) {
                 if let halt = await gate.enter() { return await halted(job, halt) }
                 try await journal.set(job.key, label: job.label, .generating, attempt: attempt)
-                await counters.call()
                 do {
                     let data: Data
                     switch await call(request, maker(for: job)) {
-                    case .success(let d): data = d
-                    case .failure(let f): throw f
+                    case .success(let d): data = d; await counters.call()
+                    case .failure(let f): if f.sent { await counters.call() }; throw f
                     }
                     await gate.answered()
-                    guard (try? ImageProbe.probe(data)) != nil else {
-                        throw ProviderFailure(.retryable, "\(provider.name) sent bytes that are not a PNG or JPEG image")
+                    let source = maker(for: job)
+                    switch PictureCheck.check(data, for: request) {
+                    case .failure(let problem):
+                        throw ProviderFailure(.retryable, "\(source.name) sent a picture that cannot be used: \(problem)")
+                    case .success(let info):
+                        if let note = PictureCheck.shapeNote(info, asked: source.askedShape(for: request)) {
+                            log("illustrate: \(job.label) (\(job.key)): \(note)")
+                            await counters.warn(job.label, note)
+                        }
                     }
                     options.cache.put(address, data)
                     return try await store(data, job: job, address: address, note: attempt > 1 ? "ready after \(attempt) attempts" : "ready",
@@ -95,7 +112,7 @@ struct JobContext: Sendable {
                     let reason = redact(failure.reason, key: key)
                     // The halt is set before the next call may go out.
                     let halt = await haltFor(failure, reason: reason)
-                    if failure.kind == .badKey || failure.kind == .unreachable { await gate.unanswered() } else { await gate.answered() }
+                    if [.badKey, .unreachable, .tlsFailed].contains(failure.kind) { await gate.unanswered() } else { await gate.answered() }
                     if let halt {
                         if case .fatal = halt { return await fail(job, reason) }
                         return await halted(job, halt)
@@ -104,10 +121,12 @@ struct JobContext: Sendable {
                         let why = failure.isRetryable ? "\(reason) (gave up after \(attempt) attempts)" : reason
                         return await fail(job, why)
                     }
+                    // No retry follows a halt: the page is left for a later run at once.
+                    if let halt = await gate.halt { return await halted(job, halt) }
                     let delay = options.retry.delay(afterAttempt: attempt, hint: failure.retryAfter)
                     try await journal.set(job.key, label: job.label, .retrying, attempt: attempt + 1, reason: reason)
                     log("illustrate: \(job.label): \(reason); retry \(attempt + 1) of \(options.retry.maxAttempts) in \(String(format: "%.2f", delay)) s")
-                    try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                    await gate.pause(delay)
                 }
             }
         } catch {
@@ -132,6 +151,10 @@ struct JobContext: Sendable {
             guard tally.give else { return nil }
             halt = .fatal("cannot reach \(provider.name) at \(options.provider.baseURL): \(tally.count) connection attempt(s) in a row failed "
                           + "over \(Int(tally.seconds.rounded())) s (last: \(reason)); check --base-url, the network or the proxy, then run again")
+        case .tlsFailed:
+            halt = .fatal("cannot reach \(provider.name) at \(options.provider.baseURL) over TLS (\(reason)); check that --base-url names "
+                          + "an https server whose certificate this machine trusts (a plain-HTTP server on this machine takes http://), "
+                          + "then run again; no further picture was requested")
         case .retryable:
             guard let wait = failure.retryAfter, wait > options.retry.maxWait else { return nil }
             halt = .rateLimited(until: Date().addingTimeInterval(wait.rounded(.up)))
@@ -152,6 +175,8 @@ struct JobContext: Sendable {
             try? await journal.set(job.key, label: job.label, .pending, reason: reason)
             await counters.postpone(job.label, reason)
             log("illustrate: \(job.label) (\(job.key)): \(reason)")
+        case .interrupted:
+            try? await journal.set(job.key, label: job.label, .pending, reason: "not made: the run was interrupted; run again to make it")
         }
     }
 

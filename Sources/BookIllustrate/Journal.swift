@@ -8,7 +8,12 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// declares (--no-reference); never taken as done, so a later run with the picture makes it again.
     /// `draft`: made and placed in the book at preview quality (--draft); a later run without
     /// --draft makes it again at print quality, from the same character reference.
+    /// `scheduled`, `generating` and `retrying` are a run's work under way: once its process is
+    /// gone, `--status` reports them as `interrupted`.
     public enum State: String, Codable, Sendable { case pending, scheduled, generating, retrying, ready, failed, unreferenced, draft }
+    /// The states of a picture a run is working on.
+    static let underWay: Set<State> = [.scheduled, .generating, .retrying]
+
     public var label: String
     public var state: State
     /// The attempt under way (or the one that will follow a `retrying`).
@@ -28,6 +33,8 @@ public struct JournalFile: Codable, Sendable {
     public var provider: String
     public var model: String
     public var pages: [String: JournalEntry]
+    /// The run that last wrote it.
+    public var run: JournalRun?
 }
 
 actor Journal {
@@ -43,19 +50,24 @@ actor Journal {
         self.url = url
         self.writes = writes
         self.events = writes ? events : nil
-        var file = JournalFile(book: book, provider: provider, model: model, pages: [:])
+        var file = JournalFile(book: book, provider: provider, model: model, pages: [:], run: writes ? .current() : nil)
         if let data = try? Data(contentsOf: url), let old = try? JSONDecoder().decode(JournalFile.self, from: data) {
             file.pages = old.pages
         }
         self.file = file
     }
 
-    /// A ready (or draft) entry made by the same request whose image is still on disk.
+    /// A ready (or draft) entry made by the same request whose image is still on disk; the caller
+    /// checks the picture before it calls `resumed`.
     func reusable(_ key: String, request: String, folder: URL) -> String? {
         guard let e = file.pages[key], e.state == .ready || e.state == .draft, e.request == request, let image = e.image,
               FileManager.default.fileExists(atPath: folder.appendingPathComponent(image).path) else { return nil }
-        events?(.change(key, e))
         return image
+    }
+
+    /// The entry `reusable` gave is taken as it stands: told as its state.
+    func resumed(_ key: String) {
+        if let e = file.pages[key] { events?(.change(key, e)) }
     }
 
     func set(_ key: String, label: String, _ state: JournalEntry.State, attempt: Int? = nil, image: String? = nil,

@@ -27,8 +27,10 @@ final class JournalLock: @unchecked Sendable {
         journal.deletingPathExtension().appendingPathExtension("lock")
     }
 
-    /// Takes the lock, waiting at most `wait` seconds for another run to let it go.
-    static func acquire(journal: URL, wait: Double, log: (String) -> Void) async throws -> (lock: JournalLock, waited: Bool) {
+    /// Takes the lock, waiting at most `wait` seconds for another run to let it go, and no longer
+    /// once `stop` is requested.
+    static func acquire(journal: URL, wait: Double, stop: IllustrationStop? = nil,
+                        log: (String) -> Void) async throws -> (lock: JournalLock, waited: Bool) {
         let url = url(forJournal: journal)
         let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -47,6 +49,10 @@ final class JournalLock: @unchecked Sendable {
                 throw IllustrateError("cannot lock \(url.path): \(String(cString: strerror(err)))")
             }
             let holder = Self.holder(fd)
+            if stop?.isRequested == true {
+                close(fd)
+                throw IllustrateError("interrupted while \(url.path) was locked by \(holder); nothing was requested")
+            }
             if Date() >= deadline {
                 close(fd)
                 throw IllustrateError("\(url.path) is locked by \(holder) (an illustrate or export --fill-missing on the same book)"

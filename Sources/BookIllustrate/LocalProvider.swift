@@ -26,9 +26,19 @@ struct LocalProvider: NamedProvider {
     var name: String { "local" }
 
     func pixelSize(_ request: GenerationRequest) -> (Int, Int) {
-        let long = request.resolution == .preview ? 768.0 : 1536.0
+        var long = request.resolution == .preview ? 768.0 : 1536.0
         let a = request.job.aspect.value
+        // A place too large for that (a big trim's spread) gets the fewest pixels it may have.
+        if let least = request.job.place?.minimumPixels(request.resolution) {
+            long = max(long, (a >= 1 ? max(Double(least.width), Double(least.height) * a)
+                                     : max(Double(least.height), Double(least.width) / a)).rounded(.up))
+        }
         return a >= 1 ? (Int(long), Int((long / a).rounded())) : (Int((long * a).rounded()), Int(long))
+    }
+
+    func askedShape(for request: GenerationRequest) -> AskedShape {
+        let (w, h) = pixelSize(request)
+        return AskedShape(name: "\(w)x\(h)", ratio: Double(w) / Double(h))
     }
 
     func sizeKey(for request: GenerationRequest) -> String {

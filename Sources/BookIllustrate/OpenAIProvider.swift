@@ -18,6 +18,8 @@ struct OpenAIProvider: NamedProvider {
 
     func sizeKey(for request: GenerationRequest) -> String { "\(request.job.aspect.openAISize)/\(quality(request.resolution))" }
 
+    func askedShape(for request: GenerationRequest) -> AskedShape { AskedShape(request.job.aspect.openAISize) }
+
     var capabilities: ModelCapabilities { .of(model, provider: .openai) }
 
     /// The 1024×1536 price; other sizes cost about the same or less.
@@ -51,6 +53,7 @@ struct OpenAIProvider: NamedProvider {
         http.setValue("Bearer \(settings.apiKey)", forHTTPHeaderField: "Authorization")
         let r = try await client.send(http)
         guard r.status == 200 else { throw HTTPClient.classify(r, provider: name) }
+        if let failure = HTTPClient.errorInAnswer(r, provider: name) { throw failure }
         guard let root = try? JSONSerialization.jsonObject(with: r.body) as? [String: Any] else {
             throw ProviderFailure(.retryable, "openai: the response is not JSON")
         }

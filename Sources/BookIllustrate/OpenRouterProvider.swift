@@ -39,6 +39,7 @@ struct OpenRouterProvider: NamedProvider {
         let r = try await client.send(http)
         if r.status == 403 { throw Self.forbidden(r) }
         guard r.status == 200 else { throw HTTPClient.classify(r, provider: name) }
+        if let failure = HTTPClient.errorInAnswer(r, provider: name) { throw failure }
         return try Self.image(in: r)
     }
 
@@ -63,11 +64,6 @@ struct OpenRouterProvider: NamedProvider {
     static func image(in r: HTTPResponse) throws(ProviderFailure) -> Data {
         guard let root = try? JSONSerialization.jsonObject(with: r.body) as? [String: Any] else {
             throw ProviderFailure(.retryable, "openrouter: the response is not JSON")
-        }
-        // An error after generation started comes back as 200 with the error in the body.
-        if let error = root["error"] as? [String: Any] {
-            let status = (error["code"] as? Int) ?? 500
-            throw HTTPClient.classify(HTTPResponse(status: status, headers: r.headers, body: r.body), provider: "openrouter")
         }
         var finish: String?
         for choice in root["choices"] as? [[String: Any]] ?? [] {

@@ -8,6 +8,9 @@ public struct ProviderFailure: Error, Sendable, CustomStringConvertible {
         /// No connection could be made (refused, no route, unknown host, connect time-out): retried,
         /// but a run gives up after a few in a row.
         case unreachable
+        /// No TLS connection could be made (the server speaks plain HTTP, its certificate is not
+        /// trusted): no retry can mend it, so the run ends at once.
+        case tlsFailed
         /// Moderation, safety blocks, a 200 without an image.
         case refused
         /// 401/403, Gemini's API_KEY_INVALID, a missing key.
@@ -21,9 +24,13 @@ public struct ProviderFailure: Error, Sendable, CustomStringConvertible {
     public var reason: String
     /// The delay the provider asked for (retry-after-ms, Retry-After, retryDelay), in seconds.
     public var retryAfter: Double?
+    /// Whether the request left this process: false when no connection was made or the request
+    /// could not even be built. Only calls sent are counted as made.
+    public var sent: Bool
 
-    public init(_ kind: Kind, _ reason: String, retryAfter: Double? = nil) {
+    public init(_ kind: Kind, _ reason: String, retryAfter: Double? = nil, sent: Bool? = nil) {
         self.kind = kind; self.reason = reason; self.retryAfter = retryAfter
+        self.sent = sent ?? (kind != .unreachable && kind != .tlsFailed)
     }
 
     public var isRetryable: Bool { kind == .retryable || kind == .unreachable }

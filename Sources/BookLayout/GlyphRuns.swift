@@ -99,7 +99,10 @@ enum GlyphRuns {
                                 fonts: inout Fonts) -> [GlyphRun]? {
         var runs: [GlyphRun] = []
         runs.reserveCapacity(items.count)
-        var xOff: Int32 = 0
+        // Sums of advances are kept wide: a line of a hundred thousand glyphs that cannot break
+        // runs past Int32's range of Pango units. Its far end lies hundreds of metres off any
+        // page, so a glyph's own offset is clamped there, never wrapped or trapped.
+        var xOff: Int64 = 0
         for run in items {
             guard let item = run.pointee.item, let glyphString = run.pointee.glyphs else { return nil }
             let analysis = item.pointee.analysis
@@ -112,9 +115,9 @@ enum GlyphRuns {
             }
             guard let font = analysis.font, let (scaled, colorGlyphs) = fonts.of(font) else { return nil }
 
-            xOff += run.pointee.start_x_offset
+            xOff += Int64(run.pointee.start_x_offset)
             let count = Int(glyphString.pointee.num_glyphs)
-            var position: Int32 = 0
+            var position: Int64 = 0
             var boxed = false
             let glyphs = [GlyphRun.Glyph](unsafeUninitializedCapacity: count) { out, kept in
                 kept = 0
@@ -126,21 +129,22 @@ enum GlyphRuns {
                             // Pango leaves a missing space blank and boxes anything else.
                             if g.glyph != (0x20 | PANGO_GLYPH_UNKNOWN_FLAG) { boxed = true; return }
                         } else {
-                            (out.baseAddress! + kept).initialize(to: .init(index: g.glyph, x: position + g.geometry.x_offset,
+                            (out.baseAddress! + kept).initialize(to: .init(index: g.glyph,
+                                                                          x: Int32(clamping: position + Int64(g.geometry.x_offset)),
                                                                           y: g.geometry.y_offset))
                             kept += 1
                         }
                     }
-                    position += g.geometry.width
+                    position += Int64(g.geometry.width)
                 }
             }
             if boxed { return nil }
             let mapping = RunText.make(run, text: text)
-            runs.append(GlyphRun(font: scaled, x: xOff, y: -run.pointee.y_offset, glyphs: glyphs,
+            runs.append(GlyphRun(font: scaled, x: Int32(clamping: xOff), y: Int32(clamping: -Int64(run.pointee.y_offset)), glyphs: glyphs,
                                  text: mapping.text, clusters: mapping.clusters, backward: analysis.level & 1 != 0,
                                  colorGlyphs: colorGlyphs, endsInAddedHyphen: mapping.addedHyphen,
                                  fontFile: fonts.file, fontSize: fonts.size))
-            xOff += position + run.pointee.end_x_offset
+            xOff += position + Int64(run.pointee.end_x_offset)
         }
         return runs
     }

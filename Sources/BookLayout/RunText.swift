@@ -64,7 +64,7 @@ enum RunText {
         } else {
             clusters = iteratedClusters(run, text: text, glyphString: glyphString, backward: backward)
         }
-        let addedHyphen = finish(&kept, &clusters, analysis: analysis, backward: backward)
+        let addedHyphen = finish(&kept, &clusters, analysis: analysis)
         return (kept, clusters, addedHyphen)
     }
 
@@ -93,14 +93,16 @@ enum RunText {
     }
 
     /// Whether Pango drew a hyphen the run's text and clusters now carry.
-    private static func finish(_ kept: inout [CChar], _ clusters: inout [cairo_text_cluster_t], analysis: PangoAnalysis,
-                               backward: Bool) -> Bool {
+    private static func finish(_ kept: inout [CChar], _ clusters: inout [cairo_text_cluster_t], analysis: PangoAnalysis) -> Bool {
         // Pango sets the flag on the run a hyphenated line ends with and draws the hyphen in its
-        // last cluster (in place of a soft hyphen, or after the last letter); that cluster's text
-        // is the run's last bytes, and in a right-to-left run it comes first.
+        // last cluster (in place of a soft hyphen, or after the last letter). That cluster's text
+        // is the run's last bytes, and clusters run in the text's order in either direction (a
+        // right-to-left run's glyphs are taken from the end, cairo's BACKWARD flag): the hyphen's
+        // byte joins the last cluster. Given to the first, it would shift every cluster's bytes by
+        // one, into the middle of a character of Hebrew or Arabic, and cairo refuses the run.
         if analysis.flags & UInt8(PANGO_ANALYSIS_FLAG_NEED_HYPHEN) != 0, !clusters.isEmpty {
             kept.append(CChar(UInt8(ascii: "-")))
-            clusters[backward ? 0 : clusters.count - 1].num_bytes += 1
+            clusters[clusters.count - 1].num_bytes += 1
             return true
         }
         return false

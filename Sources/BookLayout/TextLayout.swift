@@ -119,6 +119,27 @@ public final class TextLayout {
 
     deinit { for block in blocks { shim_object_unref(UnsafeMutableRawPointer(block.layout)) } }
 
+    /// Calls `body` with each glyph's advance (points) and the UTF-8 offset in `text` of the
+    /// cluster it belongs to, over every block's Pango layout (the measurement, where lines were set
+    /// from one). On the thread that owns the layout.
+    func forEachCluster(_ body: (_ byte: Int, _ advance: Double) -> Void) {
+        for block in blocks {
+            var node = pango_layout_get_lines_readonly(block.layout)
+            while let n = node {
+                node = n.pointee.next
+                guard let line = n.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self) else { continue }
+                for run in LineSource.runs(of: line) {
+                    guard let item = run.pointee.item, let glyphs = run.pointee.glyphs,
+                          let infos = glyphs.pointee.glyphs, let clusters = glyphs.pointee.log_clusters else { continue }
+                    let base = block.byteOffset + Int(item.pointee.offset)
+                    for g in 0..<Int(glyphs.pointee.num_glyphs) {
+                        body(base + Int(clusters[g]), Double(infos[g].geometry.width) / Double(PANGO_SCALE))
+                    }
+                }
+            }
+        }
+    }
+
     /// Frees the Pango layouts, on the thread that owns them, once the glyph runs are made: the
     /// lines and runs are all a PDF export draws, and Pango's objects are most of a layout's
     /// memory, and a long memoir's would otherwise be held to the end. Afterwards `pangoLine` is nil. Does nothing

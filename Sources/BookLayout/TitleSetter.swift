@@ -63,11 +63,15 @@ struct TitleSetter {
         let words = Self.wordRanges(title)
         guard words.count > 1 else { return unspacedBreaks(title, style: style, width: width, maxHeight: maxHeight) }
         let spans = SpanWidths(title: title, words: words, style: style, width: width, typesetter: typesetter)
-        // The fewest lines that break well are the best: the split among them is already the most even.
-        for count in 1...words.count {
-            guard let cuts = spans.evenest(lines: count, strict: strict) else { continue }
-            let lines = zip([0] + cuts, cuts + [words.count]).map { spans.text($0, $1) }
-            return fixed(lines, style: style, width: width, alignment: .start).height <= maxHeight ? lines : nil
+        // A span measured as fitting may still wrap once set (summed widths round differently from
+        // a line shaped whole): such a span is ruled out and the breaks chosen again.
+        for _ in 0..<4 {
+            guard let cuts = spans.fewestEvenest(strict: strict) else { return nil }
+            let bounds = Array(zip([0] + cuts, cuts + [words.count]))
+            let lines = bounds.map { spans.text($0.0, $0.1) }
+            let set = fixed(lines, style: style, width: width, alignment: .start)
+            if set.lines.count == lines.count { return set.height <= maxHeight ? lines : nil }
+            for (from, to) in bounds where !spans.fitsWhenSet(from, to) { spans.rule(out: from, to) }
         }
         return nil
     }
@@ -104,9 +108,15 @@ struct TitleSetter {
         typesetter.layout(text, style: style, width: width, alignment: .start, hyphenate: false)
     }
 
+    /// The lines as one paragraph broken where they end. A title of more lines than anyone sets
+    /// by hand is set as paragraphs of one line each instead, which Pango lays out apart: the lines
+    /// of one paragraph cost it a walk from the paragraph's start for each line.
     func fixed(_ lines: [String], style: TextStyle, width: Double, alignment: TextAlignment) -> TextLayout {
-        typesetter.layout(lines.joined(separator: "\n"), style: style, width: width, alignment: alignment, hyphenate: false)
+        let separator = lines.count > Self.linesSetAsOneParagraph ? "\n\n" : "\n"
+        return typesetter.layout(lines.joined(separator: separator), style: style, width: width, alignment: alignment, hyphenate: false)
     }
+
+    static let linesSetAsOneParagraph = 24
 
     static let noBreakSpaces: Set<Character> = ["\u{00A0}", "\u{2007}", "\u{202F}"]
 
@@ -130,8 +140,10 @@ struct TitleSetter {
     }
 }
 
-/// The width Pango gives each run of a title's words set as one line, measured once and only for
-/// runs that fit the column, and the most even breaks they allow.
+/// The width each run of a title's words takes set as one line, and the breaks they allow. A
+/// title of ordinary length has each run that fits the column set by Pango; a long one (hundreds
+/// of words, which no designer balances but a book may hold) is measured once, as one line, and a
+/// run's width is the sum of its clusters' advances, so the work stays linear in its length.
 final class SpanWidths {
     let title: String
     let words: [Range<String.Index>]
@@ -139,29 +151,44 @@ final class SpanWidths {
     let column: Double
     let typesetter: Typesetter
     private var measured: [Int: Double] = [:]
+    private var ruledOut: Set<Int> = []
+    /// For a long title: the advance before each UTF-8 byte of the words joined by single spaces,
+    /// and where each word starts and ends there.
+    private var prefix: [Double] = []
+    private var wordBytes: [Range<Int>] = []
+
+    /// Beyond this many words, runs are measured from the one line instead of each by Pango.
+    static let wordsMeasuredOneByOne = 64
 
     init(title: String, words: [Range<String.Index>], style: TextStyle, width: Double, typesetter: Typesetter) {
         self.title = title; self.words = words; self.style = style; self.column = width; self.typesetter = typesetter
+        if words.count > Self.wordsMeasuredOneByOne { measureOnce() }
     }
 
     /// Words `from..<to` with one space between each: a tab or a run of spaces typed into a title
     /// is not spacing a designer would keep.
     func text(_ from: Int, _ to: Int) -> String { words[from..<to].map { String(title[$0]) }.joined(separator: " ") }
 
-    /// The width of words `from..<to` on one line; infinity when a longer run already overflowed.
+    private func key(_ from: Int, _ to: Int) -> Int { from * (words.count + 1) + to }
+
+    /// The width of words `from..<to` on one line; infinity when ruled out.
     func width(_ from: Int, _ to: Int) -> Double {
-        let key = from * (words.count + 1) + to
+        let key = key(from, to)
+        if ruledOut.contains(key) { return .infinity }
+        if !prefix.isEmpty { return prefix[wordBytes[to - 1].upperBound] - prefix[wordBytes[from].lowerBound] }
         if let w = measured[key] { return w }
-        let w: Double
-        if to - from > 1, width(from, to - 1) > column {
-            w = .infinity
-        } else {
-            let line = typesetter.layout(text(from, to), style: style, width: 0, alignment: .start, hyphenate: false)
-            w = line.lines.count == 1 ? line.lines[0].width : .infinity
-        }
+        let line = typesetter.layout(text(from, to), style: style, width: 0, alignment: .start, hyphenate: false)
+        let w = line.lines.count == 1 ? line.lines[0].width : .infinity
         measured[key] = w
         return w
     }
+
+    /// Whether words `from..<to` stay one line when Pango sets them in the column.
+    func fitsWhenSet(_ from: Int, _ to: Int) -> Bool {
+        typesetter.layout(text(from, to), style: style, width: column, alignment: .start, hyphenate: false).lines.count == 1
+    }
+
+    func rule(out from: Int, _ to: Int) { ruledOut.insert(key(from, to)) }
 
     /// Whether words `from..<to` may make a line: they fit, and in `strict` mode a title of three
     /// words or more has no word alone on a line (a smaller size is tried first).
@@ -170,35 +197,54 @@ final class SpanWidths {
         return !strict || to - from > 1 || words.count < 3
     }
 
-    /// The line starts (after the first) that split the words into `lines` allowed lines with the
-    /// least sum of squared widths, or nil when no split is allowed.
-    func evenest(lines: Int, strict: Bool) -> [Int]? {
+    /// The line starts (after the first) of the split into the fewest allowed lines and, among
+    /// those, the least sum of squared widths (with the words fixed, the most even), or nil when no
+    /// split is allowed. Both are sums over lines, so the pair compared in that order has optimal
+    /// substructure and one pass finds it; a line holds only the words that fit the column, so the
+    /// pass looks back over a line's worth of words at each word.
+    func fewestEvenest(strict: Bool) -> [Int]? {
         let n = words.count
-        guard lines <= n else { return nil }
-        // cost[k][j]: the best k lines holding words 0..<j; from[k][j]: where the last of them starts.
-        var cost = Array(repeating: Array(repeating: Double.infinity, count: n + 1), count: lines + 1)
-        var from = Array(repeating: Array(repeating: -1, count: n + 1), count: lines + 1)
-        cost[0][0] = 0
-        for k in 1...lines {
-            for j in k...n {
-                for i in (k - 1)..<j where cost[k - 1][i].isFinite && allowed(i, j, strict: strict) {
-                    let w = width(i, j)
-                    let c = cost[k - 1][i] + w * w
-                    if c < cost[k][j] { cost[k][j] = c; from[k][j] = i }
+        var lines = Array(repeating: Int.max, count: n + 1)
+        var cost = Array(repeating: Double.infinity, count: n + 1)
+        var from = Array(repeating: -1, count: n + 1)
+        lines[0] = 0; cost[0] = 0
+        for j in 1...n {
+            var i = j - 1
+            while i >= 0 {
+                let w = width(i, j)
+                // Runs of more words are wider still.
+                if w > column { break }
+                if lines[i] != Int.max, allowed(i, j, strict: strict) {
+                    let l = lines[i] + 1, c = cost[i] + w * w
+                    if l < lines[j] || (l == lines[j] && c < cost[j]) { lines[j] = l; cost[j] = c; from[j] = i }
                 }
+                i -= 1
             }
         }
-        guard cost[lines][n].isFinite else { return nil }
+        guard lines[n] != Int.max else { return nil }
         var cuts: [Int] = []
-        var j = n
-        for k in stride(from: lines, to: 1, by: -1) {
-            j = from[k][j]
-            cuts.insert(j, at: 0)
-        }
+        var j = from[n]
+        while j > 0 { cuts.insert(j, at: 0); j = from[j] }
         return cuts
     }
-}
 
+    /// Lays the words out as one line joined by single spaces and adds up each cluster's advance
+    /// by the byte it starts at.
+    private func measureOnce() {
+        var joined = ""
+        for (k, w) in words.enumerated() {
+            if k > 0 { joined += " " }
+            let start = joined.utf8.count
+            joined += title[w]
+            wordBytes.append(start..<joined.utf8.count)
+        }
+        let line = typesetter.layout(joined, style: style, width: 0, alignment: .start, hyphenate: false)
+        var advance = [Double](repeating: 0, count: joined.utf8.count + 1)
+        line.forEachCluster { byte, width in if byte < advance.count { advance[byte] += width } }
+        prefix = [Double](repeating: 0, count: advance.count + 1)
+        for b in advance.indices { prefix[b + 1] = prefix[b] + advance[b] }
+    }
+}
 extension LayoutContext {
     /// A title in `role`, broken into even lines and set smaller (to the role's `minSize`) before
     /// it breaks badly; `scale` enlarges the role as the template shows it, minimum included.

@@ -57,7 +57,11 @@ public final class Typesetter {
     /// Waits for the helpers: afterwards every layout handed out may be used with Pango here.
     func finishPrepared() { prepared?.finish() }
 
+    /// Texts laid out by this typesetter so far, for tests of how much work layout takes.
+    private(set) var layoutsMade = 0
+
     func makeLayout(_ request: TextRequest) -> TextLayout {
+        layoutsMade += 1
         let (text, style, width, alignment) = (request.text, request.style, request.width, request.alignment)
         var laidOut = Self.normalizedParagraphs(text)
         var hyphenated = false

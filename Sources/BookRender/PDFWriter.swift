@@ -111,9 +111,13 @@ final class PDFPageStream {
         cairo_translate(cr, origin.x, origin.y)
         try drawer.draw(page, on: cr)
         cairo_restore(cr)
+        pagesShown += 1
         cairo_show_page(cr)
         try check()
     }
+
+    /// Pages drawn so far, for messages.
+    private var pagesShown = 0
 
     /// The page content streams the sink marked as it wrote them.
     var markedContents: Set<Int> { sink.plainStreams.marked }
@@ -130,6 +134,12 @@ final class PDFPageStream {
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError("writing \(sink.path) failed: \(String(cString: cairo_status_to_string(status)))")
+        }
+        // A context in error draws nothing more, not even the pages it is asked to show: the
+        // file would end early with no sign of it.
+        let drawing = cairo_status(cr)
+        guard drawing == CAIRO_STATUS_SUCCESS else {
+            throw RenderError("drawing page \(pagesShown) into \(sink.path) failed: \(String(cString: cairo_status_to_string(drawing)))")
         }
     }
 

@@ -24,7 +24,24 @@ public enum BookRenderKit {
     /// signals it wants handled so. Async-signal-safe.
     public static let stopHandler: @convention(c) (Int32) -> Void = TemporaryFiles.signalHandler
 
+    /// For a program: a crash (a fault, an abort) removes the run's temporaries before the process
+    /// ends by it, the handler installed before it still called. The library never installs it.
+    @discardableResult
+    public static func removeTemporariesOnCrash() -> Bool { TemporaryFiles.removeOnCrash() }
+
     /// Blocks while a signal is stopping the process (which then ends by it): called before
     /// exiting after an error, which may be one the removal of the temporaries caused.
     public static func waitIfStopping() { TemporaryFiles.waitIfStopping() }
+
+    /// A signal handler for a run whose work in flight is paid for (the generation step): the first
+    /// signal only asks the run to finish (`onFinishRequest`'s body is called; pass an
+    /// `IllustrationStop` to the run), a second is `stopHandler`. Async-signal-safe.
+    public static let finishHandler: @convention(c) (Int32) -> Void = FinishRequest.signalHandler
+
+    /// Calls `body` on a thread of its own when the first signal reaches `finishHandler`. Call it
+    /// once, before installing the handler.
+    public static func onFinishRequest(_ body: @escaping @Sendable (Int32) -> Void) { FinishRequest.listen(body) }
+
+    /// The signal `finishHandler` received, if any: the program ends by it once the run has finished.
+    public static var finishRequestSignal: Int32? { FinishRequest.signal }
 }

@@ -17,9 +17,14 @@ public struct CoverOptions: Sendable {
     /// Replace outputs that are read-only files, and write the cover even when preflight finds
     /// errors in it (as `ExportOptions.force`).
     public var force: Bool
+    /// Where the caller will write the result: checked with the outputs, so it is never the book,
+    /// one of its pictures or the cover itself. The library does not write it.
+    public var report: URL?
 
-    public init(pdf: URL, profile: String? = nil, paper: String = "white", png: URL? = nil, dpi: Double = 72, force: Bool = false) {
+    public init(pdf: URL, profile: String? = nil, paper: String = "white", png: URL? = nil, dpi: Double = 72, force: Bool = false,
+                report: URL? = nil) {
         self.pdf = pdf; self.profile = profile; self.paper = paper; self.png = png; self.dpi = dpi; self.force = force
+        self.report = report
     }
 }
 
@@ -57,6 +62,7 @@ extension BookDocument {
         var paths = OutputPaths()
         if let file { paths.input(URL(fileURLWithPath: file), as: "the book") }
         paths.output(options.pdf, as: "the cover PDF", kind: .pdf)
+        if let report = options.report { paths.output(report, as: "the report", kind: .json) }
         if let png = options.png { paths.pageSet(in: png, showing: { $0 == 1 }) }
         try paths.verify(replacingReadOnly: options.force)
         let (resolved, resources) = try document.resolveWithResources()

@@ -10,6 +10,7 @@ public typealias RetryPolicy = BookIllustrate.RetryPolicy
 public typealias IllustrationCache = BookIllustrate.IllustrationCache
 public typealias IllustrationStatus = BookIllustrate.IllustrationStatus
 public typealias IllustrationEvent = BookIllustrate.IllustrationEvent
+public typealias IllustrationStop = BookIllustrate.IllustrationStop
 
 /// The optional generation step: pictures for the pages that have none, the cover and page 1
 /// first, the main character's reference sent with every call. Resumable (a journal beside the

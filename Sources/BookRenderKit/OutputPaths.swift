@@ -13,9 +13,13 @@ struct OutputPaths {
     /// What an output holds, told by the first bytes of a file already there.
     enum Kind {
         case pdf, png, json, epub
+        /// Another command's output, named only so that no second output lands on it; its own
+        /// writer checks what may be replaced.
+        case any
 
         var name: String {
             switch self {
+            case .any: "a file"
             case .pdf: "a PDF"
             case .png: "a PNG image"
             case .json: "a JSON file"
@@ -25,6 +29,7 @@ struct OutputPaths {
 
         func matches(_ head: [UInt8]) -> Bool {
             switch self {
+            case .any: true
             case .pdf: head.starts(with: Array("%PDF-".utf8))
             case .png: head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             case .json: head.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
@@ -68,9 +73,9 @@ struct OutputPaths {
             }
             if let input = inputs.first(where: same) {
                 throw BookRenderError(.unwritableOutput,
-                    "\(out.name) \(out.path) is \(input.name), an input of this export; choose another path")
+                    "\(out.name) \(out.path) is \(input.name), an input of this run; choose another path")
             }
-            if let found = Self.otherKind(at: kinds[i].url, than: kinds[i].kind) {
+            if kinds[i].kind != .any, let found = Self.otherKind(at: kinds[i].url, than: kinds[i].kind) {
                 throw BookRenderError(.unwritableOutput,
                     "\(out.name) \(kinds[i].url.path) exists and is \(found), not \(kinds[i].kind.name); bookrender replaces only what it wrote — move it away or choose another path")
             }
@@ -83,7 +88,7 @@ struct OutputPaths {
                 throw BookRenderError(.unwritableOutput, "\(out.name) \(out.path) is also \(other.name); choose another path")
             }
         }
-        for out in kinds {
+        for out in kinds where out.kind != .any {
             do { try AtomicOutput.checkReplaceable(out.url, as: out.name, replacing: replacingReadOnly) } catch {
                 throw BookRenderError(error)
             }

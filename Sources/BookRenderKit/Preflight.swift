@@ -49,17 +49,55 @@ extension BookDocument {
     }
 }
 
+/// What a cover PDF is checked against: the interior's page count (`pages`, or the `interior`
+/// PDF's), the paper, and the interior's trim (the `interior` PDF's first TrimBox, or `trim` such
+/// as "6x9"; with neither, the sheet's panels must be a trim the printer lists).
+public struct CoverCheck: Sendable, Equatable {
+    public var pages: Int?
+    public var interior: URL?
+    public var trim: String?
+    public var paper: String
+
+    public init(pages: Int? = nil, interior: URL? = nil, trim: String? = nil, paper: String = "white") {
+        self.pages = pages; self.interior = interior; self.trim = trim; self.paper = paper
+    }
+
+    func sheet() throws(BookRenderError) -> CoverSheet {
+        if let interior {
+            guard FileManager.default.fileExists(atPath: interior.path) else {
+                throw BookRenderError(.unreadableInput, "--interior \(interior.path): no such file")
+            }
+            let size = try BookRenderError.wrap { try PDFPreflight.interiorSize(interior) }
+            return CoverSheet(interiorPages: size.pages, paper: paper, interiorTrim: size.trim)
+        }
+        guard let pages, pages > 0 else {
+            throw BookRenderError(.invalidOptions, "a cover PDF is checked against its interior: give --pages N (the interior's page count) or --interior INTERIOR.pdf")
+        }
+        var trimName: PrintProfile.TrimName?
+        if let trim {
+            guard let parsed = PrintProfile.TrimName(inches: trim) else {
+                throw BookRenderError(.invalidOptions, "--trim \"\(trim)\" is not a trim: write width x height in inches, such as 6x9")
+            }
+            trimName = parsed
+        }
+        return CoverSheet(interiorPages: pages, paper: paper, interiorTrim: trimName)
+    }
+}
+
 public enum PDFCheck {
-    /// Checks a finished PDF against `profile` with poppler's tools and Ghostscript: page count,
-    /// boxes, text ink within the safety distance, fonts embedded, picture resolution, file size.
-    /// A `coverSheet` is one page as wide as back, spine and front, so the interior's page-count
-    /// and trim rules are left out.
-    public static func preflight(_ pdf: URL, profile: String, coverSheet: Bool = false,
+    /// Checks a finished PDF against `profile` with poppler's tools, qpdf and Ghostscript: page
+    /// count, trim, boxes and bleed, transparency, colour spaces and PDF/X keys, text ink within
+    /// the safety distance, black text in black ink, total ink, fonts embedded, picture
+    /// resolution, file size. With `cover`, the file is a cover sheet: one page whose size the
+    /// spine formula gives, with its barcode area, spine text and folds checked instead of the
+    /// interior's page-count and trim rules.
+    public static func preflight(_ pdf: URL, profile: String, cover: CoverCheck? = nil,
                                  settings: RenderSettings = RenderSettings()) throws(BookRenderError) -> PreflightReport {
         try RenderSettings.checkProfileName(profile, in: try? settings.resources())
+        let sheet = try cover?.sheet()
         return try BookRenderError.wrap {
             let printProfile = try PrintProfile.load(named: profile, from: try settings.resources().profiles)
-            let findings = try PDFPreflight.check(pdf, profile: printProfile).filter { !coverSheet || ($0.check != .pageCount && $0.check != .trimSize) }
+            let findings = try PDFPreflight.check(pdf, profile: printProfile, cover: sheet)
             return PreflightReport(profile: profile, input: pdf.path, findings: findings.map(Diagnostic.init))
         }
     }

@@ -3,7 +3,8 @@ extension QuoteMarks {
     /// inner marks, and a `'` inside a word or before a year's two digits ("don't", "'90s") into an
     /// apostrophe. Whether a mark opens or closes is read from its neighbours, and from whether a
     /// quotation is open in the paragraph (a blank line ends a paragraph), so that a French
-    /// quotation typed with spaces inside its marks closes too. Other characters are kept as they are.
+    /// quotation typed with spaces inside its marks closes too, and a quotation in a language
+    /// written without spaces pairs its marks. Other characters are kept as they are.
     public func curled(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x22 || $0 == 0x27 }) else { return text }
         var text = text
@@ -31,9 +32,12 @@ extension QuoteMarks {
                 // abbreviations: they are not quotation marks.
                 out.append(byte)
             } else if byte == 0x22 {
-                let opens = Self.opensAfter(before)
-                    ? !(quoteOpen && (after.map { Self.isSpace($0) || $0.properties.generalCategory.isPunctuation } ?? true))
-                    : false
+                let endsHere = after.map { Self.isSpace($0) || $0.properties.generalCategory.isPunctuation } ?? true
+                // After a space or an opening mark it opens, unless it closes a quotation before a
+                // space or a stop; after a word it closes before a space or a stop. Between two
+                // words ("祖母は"昔はね"", "sagte:"Ja"") nothing beside it tells: it opens a
+                // quotation when none is open, and closes the one that is.
+                let opens = Self.opensAfter(before) ? !(quoteOpen && endsHere) : (!endsHere && !quoteOpen)
                 if opens {
                     put(open)
                     if let space, let after, !Self.isNewline(after) {

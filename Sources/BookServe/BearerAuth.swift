@@ -10,9 +10,11 @@ struct BearerAuth<Context: RequestContext>: RouterMiddleware {
         guard let header = request.headers[.authorization] else {
             return JSONReply.error(APIError(401, "unauthorized", "no Authorization header; send Authorization: Bearer TOKEN with the service's token"))
         }
-        let given = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
+        // The scheme's name is case-insensitive (RFC 7235); one or more spaces follow it.
+        let scheme = header.prefix { $0 != " " }
+        let given = scheme.lowercased() == "bearer" ? String(header.dropFirst(scheme.count).drop { $0 == " " }) : ""
         guard Self.same(given, token) else {
-            return JSONReply.error(APIError(401, "unauthorized", "the bearer token is wrong; send the token the service was started with (BOOKRENDER_SERVE_TOKEN or --token-file)"))
+            return JSONReply.error(APIError(401, "unauthorized", "the bearer token is wrong; send the service's token"))
         }
         return try await next(request, context)
     }

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import Logging
 import ServiceLifecycle
+import BookBase
 
 /// `bookrender serve`: the job database, the workers and the HTTP API, until SIGTERM or SIGINT.
 public enum BookServer {
@@ -11,12 +12,15 @@ public enum BookServer {
         try FileManager.default.createDirectory(at: config.cacheFolder, withIntermediateDirectories: true)
         let lock = try DataFolderLock(config.dataFolder)
         defer { withExtendedLifetime(lock) {} }
+        // The scratch the service before this one had in the temporary folder, if it was killed.
+        if let previous = lock.previous { TemporaryFiles.Leftovers(ofProcess: previous, writing: []).remove() }
         let store = try JobStore(path: config.databaseFile.path)
         let scheduler = JobScheduler(store: store, config: config)
         try await scheduler.recover()
+        await scheduler.sweep()
         let shutdown = ShutdownFlag()
         let router = Router()
-        ServeRoutes(config: config, scheduler: scheduler, shutdown: shutdown).register(on: router)
+        ServeRoutes(config: config, scheduler: scheduler, shutdown: shutdown, catalog: ServeCatalog.load()).register(on: router)
         let host = config.host
         let app = Application(router: router,
                               configuration: .init(address: .hostname(host, port: config.port), serverName: "bookrender"),
@@ -41,6 +45,16 @@ public enum BookServer {
             await group.triggerGracefulShutdown()
         }
         defer { watcher.cancel() }
+        // Jobs past --keep go while the service is quiet too.
+        let sweeper = Task {
+            guard let keep = config.keep else { return }
+            let every = min(max(keep / 4, 1), 60)
+            while !Task.isCancelled {
+                try await Task.sleep(nanoseconds: UInt64(every * 1e9))
+                await scheduler.sweep()
+            }
+        }
+        defer { sweeper.cancel() }
         do { try await server.value } catch is CancellationError {}
     }
 }

@@ -17,6 +17,14 @@ struct JobFolder: Sendable {
     var previewPNG: URL { preview.appendingPathComponent(PageFileName.page(1)) }
     /// The export's `--events` lines of the current attempt.
     var events: URL { root.appendingPathComponent("events.jsonl") }
+    /// The request body while it arrives, before it becomes the book in `input`.
+    var upload: URL { root.appendingPathComponent("upload") }
+    /// The export's temporary folder (its TMPDIR).
+    var scratch: URL { root.appendingPathComponent("tmp") }
+    var previewPDF: URL { preview.appendingPathComponent("page-1.pdf") }
+
+    /// What the exports write: each may leave temporaries beside these when killed.
+    var outputs: [URL] { [pdf, pages, report, previewPDF, preview, preview.appendingPathComponent("report.json")] }
 
     /// The page PNGs written so far, by page number (the export puts a whole set in place at once).
     func pagePNGs() -> [Int: URL] {

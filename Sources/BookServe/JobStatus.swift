@@ -47,6 +47,8 @@ struct JobStatus: Codable, Sendable, Equatable {
         id = job.id; state = job.state; created = job.created; started = job.started; finished = job.finished
         attempts = job.attempts; options = job.options; pageCount = job.pages; placeholders = job.placeholders
         warnings = job.warnings; error = job.error
+        error?.message = ClientText.forClient(job.error?.message ?? "", job: folder)
+        warnings = job.warnings?.map { ClientText.forClient($0, job: folder) }
         let base = "/v1/jobs/\(job.id)"
         if job.options.fillMissing == true, let status = try? Illustration.status(bookAt: URL(fileURLWithPath: job.book)) {
             pictures = status.pictures.map { Picture(key: $0.key, label: $0.label, state: $0.state, attempts: $0.attempts, lastError: $0.lastError) }

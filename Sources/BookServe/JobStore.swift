@@ -37,6 +37,36 @@ final class JobStore: @unchecked Sendable {
         try db.query("SELECT record FROM jobs WHERE state = ? ORDER BY seq", [state.rawValue]).compactMap { try decode($0[0]) }
     }
 
+    /// Jobs in any of `states`, oldest first.
+    func jobs(in states: [JobRecord.State]) throws -> [JobRecord] {
+        let marks = states.map { _ in "?" }.joined(separator: ", ")
+        return try db.query("SELECT record FROM jobs WHERE state IN (\(marks)) ORDER BY seq", states.map(\.rawValue)).compactMap { try decode($0[0]) }
+    }
+
+    /// A page of the job list, newest first: at most `limit` jobs submitted before the job
+    /// numbered `before` (the cursor of the previous page), each with its number.
+    func page(state: JobRecord.State?, client: String?, before: Int?, limit: Int) throws -> [(seq: Int, job: JobRecord)] {
+        var conditions: [String] = [], values: [String?] = []
+        if let state { conditions.append("state = ?"); values.append(state.rawValue) }
+        if let client { conditions.append("client = ?"); values.append(client) }
+        if let before { conditions.append("seq < ?"); values.append(String(before)) }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let rows = try db.query("SELECT seq, record FROM jobs \(filter) ORDER BY seq DESC LIMIT \(limit)", values)
+        return try rows.compactMap { row in
+            guard let seq = row[0].flatMap({ Int($0) }), let job = try decode(row[1]) else { return nil }
+            return (seq, job)
+        }
+    }
+
+    func delete(_ id: String) throws {
+        try db.execute("DELETE FROM jobs WHERE id = ?", [id])
+    }
+
+    /// Every job's id, for telling the job folders that have none.
+    func ids() throws -> Set<String> {
+        Set(try db.query("SELECT id FROM jobs").compactMap { $0[0] })
+    }
+
     func counts() throws -> [JobRecord.State: Int] {
         var out: [JobRecord.State: Int] = [:]
         for row in try db.query("SELECT state, COUNT(*) FROM jobs GROUP BY state") {

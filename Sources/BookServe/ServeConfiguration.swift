@@ -12,8 +12,9 @@ public struct ServeConfiguration: Sendable {
     public var token: String?
     /// Jobs rendered at once.
     public var workers = 1
-    /// Jobs of one client (the `X-Client` header, else its token) rendered at once.
-    public var perClient = 1
+    /// Jobs of one client (the `X-Client` header) rendered at once; nil: as many as there are
+    /// workers, the clients taking turns for each free worker.
+    public var perClient: Int?
     public var maxBodyBytes = 256 * 1024 * 1024
     public var maxUnpackedBytes = 1024 * 1024 * 1024
     public var maxZipEntries = 2000
@@ -21,8 +22,13 @@ public struct ServeConfiguration: Sendable {
     public var limits = InputLimits()
     /// Seconds running jobs get to finish after SIGTERM before they are stopped and queued again.
     public var grace: Double = 30
-    /// Seconds one job may run.
-    public var jobTimeout: Double?
+    /// Seconds one job may run; nil: no limit.
+    public var jobTimeout: Double? = ServeConfiguration.defaultJobTimeout
+    public static let defaultJobTimeout: Double = 15 * 60
+    /// Seconds a finished job is kept before its record and files are removed; nil: kept until deleted.
+    public var keep: Double?
+    /// Most bytes the job folders may hold together; past it the oldest finished jobs are removed.
+    public var maxDataBytes: Int?
     /// The `bookrender` binary the jobs run (`export` in a child process).
     public var executable: URL
     /// The image providers' address for `fillMissing` jobs (a proxy, or a test server); the provider's own when nil.

@@ -21,7 +21,7 @@ struct ServeMetrics: Sendable {
         }
     }
 
-    func text(queued: Int, busy: Int, workers: Int, byState: [JobRecord.State: Int]) -> String {
+    func text(queued: Int, busy: Int, workers: Int, jobTimeout: Double?, byState: [JobRecord.State: Int]) -> String {
         var lines: [String] = []
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, String)]) {
             lines.append("# HELP \(name) \(help)")
@@ -31,6 +31,8 @@ struct ServeMetrics: Sendable {
         metric("bookrender_serve_queue_length", "gauge", "Jobs waiting for a worker.", [("", "\(queued)")])
         metric("bookrender_serve_workers_busy", "gauge", "Jobs being rendered now.", [("", "\(busy)")])
         metric("bookrender_serve_workers", "gauge", "Jobs rendered at once at most.", [("", "\(workers)")])
+        metric("bookrender_serve_job_timeout_seconds", "gauge", "Seconds a job may run before it is stopped (0: no limit).",
+               [("", String(format: "%g", jobTimeout ?? 0))])
         metric("bookrender_serve_jobs", "gauge", "Jobs in the database, by state.",
                JobRecord.State.allCases.map { ("{state=\"\($0.rawValue)\"}", "\(byState[$0] ?? 0)") })
         metric("bookrender_serve_render_seconds", "summary", "Time the exports spent rendering (their report's stages), since start.",

@@ -8,36 +8,31 @@ struct ServeRoutes: Sendable {
     let config: ServeConfiguration
     let scheduler: JobScheduler
     let shutdown: ShutdownFlag
+    let catalog: ServeCatalog
 
     func register(on router: Router<BasicRequestContext>) {
         router.middlewares.add(BearerAuth<BasicRequestContext>(token: config.token))
+        router.middlewares.add(RouteFallback<BasicRequestContext>())
         router.get("/healthz") { _, _ in
             JSONReply.response(["status": shutdown.isSet ? "stopping" : "ok"], status: shutdown.isSet ? 503 : 200)
         }
         router.get("/metrics") { _, _ in await answer { try await metrics() } }
         router.post("/v1/jobs") { request, _ in await answer { try await submit(request) } }
+        router.get("/v1/jobs") { request, _ in await answer { try await list(request) } }
         router.get("/v1/jobs/:id") { _, context in
             await answer { JSONReply.response(try await status(context.parameters.get("id") ?? "")) }
         }
-        router.delete("/v1/jobs/:id") { _, context in
-            await answer {
-                let id = context.parameters.get("id") ?? ""
-                guard try await scheduler.cancel(id) != nil else { throw notFound(id) }
-                return JSONReply.response(try await status(id))
-            }
-        }
+        router.delete("/v1/jobs/:id") { _, context in await answer { try await delete(context.parameters.get("id") ?? "") } }
         router.get("/v1/jobs/:id/events") { _, context in await answer { try await events(context.parameters.get("id") ?? "") } }
         router.get("/v1/jobs/:id/pdf") { _, context in
             await answer { try await finishedFile(context.parameters.get("id") ?? "", "application/pdf") { $0.pdf } }
         }
-        router.get("/v1/jobs/:id/report") { _, context in
-            await answer { try await finishedFile(context.parameters.get("id") ?? "", "application/json") { $0.report } }
-        }
+        router.get("/v1/jobs/:id/report") { _, context in await answer { try await report(context.parameters.get("id") ?? "") } }
         router.get("/v1/jobs/:id/pages/:file") { _, context in
             await answer {
                 let id = context.parameters.get("id") ?? "", file = context.parameters.get("file") ?? ""
                 guard file.hasSuffix(".png"), let n = Int(file.dropLast(4)), n >= 1 else {
-                    throw APIError(404, "noSuchPage", "pages are named by number, such as /v1/jobs/\(id)/pages/1.png")
+                    throw APIError(404, "noSuchPage", "pages are named by number, such as /v1/jobs/\(ClientText.clipped(id))/pages/1.png")
                 }
                 // Page 1 may be fetched while the rest is rendered, once its own export has put it in place.
                 let job = try record(id)
@@ -55,16 +50,18 @@ struct ServeRoutes: Sendable {
         }
     }
 
+    /// Every answer's error as a client reads it: what the service says never shows its disk's paths.
     private func answer(_ body: () async throws -> Response) async -> Response {
-        do { return try await body() } catch let e as APIError {
+        do { return try await body() } catch var e as APIError {
+            e.message = ClientText.forClient(e.message, dataFolder: config.dataFolder)
             return JSONReply.error(e)
         } catch {
-            return JSONReply.error(APIError(500, "internal", "\(error)"))
+            return JSONReply.error(APIError(500, "internal", "the service failed to answer; try again"))
         }
     }
 
     private func notFound(_ id: String) -> APIError {
-        APIError(404, "noSuchJob", "no job \(id); POST /v1/jobs returns the id of a new one")
+        APIError(404, "noSuchJob", "no job \(ClientText.clipped(id)); POST /v1/jobs returns the id of a new one")
     }
 
     private func record(_ id: String) throws -> JobRecord {
@@ -79,25 +76,64 @@ struct ServeRoutes: Sendable {
 
     /// A file of a finished job: never one an export is still writing.
     private func finishedFile(_ id: String, _ type: String, _ pick: (JobFolder) throws -> URL) async throws -> Response {
+        JSONReply.data(try finishedData(id, pick), type: type)
+    }
+
+    private func finishedData(_ id: String, _ pick: (JobFolder) throws -> URL) throws -> Data {
         let job = try record(id)
+        let folder = JobFolder(jobs: config.jobsFolder, id: id)
         switch job.state {
         case .done: break
         case .queued, .running:
             throw APIError(409, "notReady", "job \(id) is \(job.state.rawValue); its files can be fetched once its state is done (poll /v1/jobs/\(id) or stream /v1/jobs/\(id)/events)")
         case .failed, .cancelled:
-            throw APIError(409, "noOutput", "job \(id) is \(job.state.rawValue) and has no output\(job.error.map { ": \($0.message)" } ?? "")")
+            let why = job.error.map { ": " + ClientText.forClient($0.message, job: folder) } ?? ""
+            throw APIError(409, "noOutput", "job \(id) is \(job.state.rawValue) and has no output\(why)")
         }
-        let url = try pick(JobFolder(jobs: config.jobsFolder, id: id))
+        let url = try pick(folder)
         guard let data = try? Data(contentsOf: url) else {
             throw APIError(404, "noSuchFile", "job \(id) wrote no \(url.lastPathComponent)\(job.options.wantsPNG ? "" : "; page PNGs are made unless png=false")")
         }
-        return JSONReply.data(data, type: type)
+        return data
+    }
+
+    /// The export's report: a done job's, or a failed one's when its export got as far as writing
+    /// one (a failed preflight's findings, a book's problems), its messages worded for the client.
+    private func report(_ id: String) async throws -> Response {
+        let job = try record(id)
+        let folder = JobFolder(jobs: config.jobsFolder, id: id)
+        let data: Data
+        if job.state == .failed, let written = try? Data(contentsOf: folder.report) {
+            data = written
+        } else {
+            data = try finishedData(id) { $0.report }
+        }
+        guard let text = ReportText.forClient(data, job: folder) else {
+            throw APIError(404, "noSuchFile", "job \(id) has no readable report")
+        }
+        return JSONReply.data(text, type: "application/json")
+    }
+
+    /// Cancels a queued or running job; removes a finished one, its files and its record.
+    private func delete(_ id: String) async throws -> Response {
+        let job = try record(id)
+        if job.state.isFinal {
+            guard try await scheduler.remove(id) != nil else { throw notFound(id) }
+            return Response(status: .noContent)
+        }
+        guard try await scheduler.cancel(id) != nil else { throw notFound(id) }
+        return JSONReply.response(try await status(id))
+    }
+
+    private func list(_ request: Request) async throws -> Response {
+        let query = try JobListing.Query(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        return JSONReply.response(try JobListing.page(query, store: scheduler.store, jobsFolder: config.jobsFolder))
     }
 
     private func metrics() async throws -> Response {
         let counts = try scheduler.store.counts()
         let m = await scheduler.metrics, busy = await scheduler.busy
-        let text = m.text(queued: counts[.queued] ?? 0, busy: busy, workers: config.workers, byState: counts)
+        let text = m.text(queued: counts[.queued] ?? 0, busy: busy, workers: config.workers, jobTimeout: config.jobTimeout, byState: counts)
         return JSONReply.data(Data(text.utf8), type: "text/plain; version=0.0.4")
     }
 
@@ -108,25 +144,22 @@ struct ServeRoutes: Sendable {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > config.maxBodyBytes {
             throw tooLarge()
         }
-        let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: config.maxBodyBytes) } catch is NIOTooManyBytesError {
-            throw tooLarge()
-        }
-        var query: [String: String] = [:]
-        for (k, v) in request.uri.queryParameters { query[String(k)] = String(v) }
-        let queryOptions = try ServeJobOptions.fromQuery(query)
-        let client = request.headers.first { $0.name.canonicalName == "x-client" }.map { String($0.value.prefix(64)) } ?? "default"
+        let client = try ClientName.of(request)
+        let queryOptions = try ServeJobOptions.fromQuery(request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+            .filter { !$0.0.isEmpty })
         let id = JobID.make()
         let folder = JobFolder(jobs: config.jobsFolder, id: id)
-        let intake = BookIntake(zip: ZipIntake(maxEntries: config.maxZipEntries, maxBytes: config.maxUnpackedBytes))
-        let data = Data(body.readableBytesView)
+        let intake = BookIntake(zip: ZipIntake(maxEntries: config.maxZipEntries, maxBytes: config.maxUnpackedBytes),
+                                limits: config.limits)
         let contentType = request.headers[.contentType]
-        let config = self.config
+        let config = self.config, catalog = self.catalog
         do {
+            try await BodySpool.write(request.body, to: folder, limit: config.maxBodyBytes, tooLarge: tooLarge())
             let job: JobRecord = try await Background.run {
-                let received = try intake.receive(data, contentType: contentType, into: folder.input)
+                let received = try intake.receive(folder.upload, contentType: contentType, into: folder.input)
                 let options = try queryOptions.over(received.options ?? ServeJobOptions()).validated()
-                try BookCheck.check(received.book, options: options, config: config)
+                try catalog.check(options)
+                try BookCheck.check(received, job: folder, options: options, config: config, catalog: catalog)
                 return JobRecord(id: id, client: client, state: .queued, options: options, book: received.book.path,
                                  created: Date(), attempts: 0)
             }
@@ -141,7 +174,7 @@ struct ServeRoutes: Sendable {
     }
 
     private func tooLarge() -> APIError {
-        APIError(413, "bodyTooLarge", "the request body is larger than \(config.maxBodyBytes) bytes; send smaller pictures or start the service with a larger --max-body-bytes")
+        APIError(413, "bodyTooLarge", "the request body is larger than \(config.maxBodyBytes) bytes, the most the service takes (its --max-body-bytes); send smaller pictures")
     }
 
     /// Server-sent events: `status` whenever the job's status changes, `page` for each page PNG as

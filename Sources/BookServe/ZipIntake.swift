@@ -9,10 +9,11 @@ struct ZipIntake {
     var maxEntries: Int
     var maxBytes: Int
 
-    func unpack(_ data: Data, into folder: URL) throws(APIError) {
+    /// `file`: the body as spooled to disk, read from there entry by entry.
+    func unpack(_ file: URL, into folder: URL) throws(APIError) {
         let archive: Archive
-        do { archive = try Archive(data: data, accessMode: .read) } catch {
-            throw APIError(400, "invalidZip", "the body is not a readable zip archive (\(error)); send a zip of the book's folder, or book.json as JSON")
+        do { archive = try Archive(url: file, accessMode: .read) } catch {
+            throw APIError(400, "invalidZip", "the body is not a readable zip archive; send a zip of the book's folder, or book.json as JSON")
         }
         var entries: [Entry] = []
         for entry in archive {
@@ -43,24 +44,24 @@ struct ZipIntake {
                     handle.write(chunk)
                 }
             } catch is Oversize {
-                throw APIError(413, "zipTooLarge", "the zip inflates to more than \(maxBytes) bytes; send smaller images or raise the server's --max-unpacked-bytes")
+                throw APIError(413, "zipTooLarge", "the zip inflates to more than \(maxBytes) bytes; send smaller images (the service's --max-unpacked-bytes)")
             } catch {
-                throw APIError(400, "invalidZip", "cannot unpack \(entry.path) from the zip (\(error)); make the archive again with zip -r")
+                throw APIError(400, "invalidZip", "cannot unpack \(ClientText.clipped(entry.path, to: 200)) from the zip: its data is damaged or compressed in a way zip archives do not use; make the archive again from the book's folder")
             }
         }
     }
 
     private func check(_ entry: Entry) throws(APIError) {
-        let path = entry.path
+        let path = ClientText.clipped(entry.path, to: 200)
         if entry.type == .symlink {
             throw APIError(400, "zipLink", "the zip entry \(path) is a symbolic link; links are refused, put the file itself in the zip")
         }
         if path.hasPrefix("/") || path.hasPrefix("\\") || path.contains(":") {
-            throw APIError(400, "zipAbsolutePath", "the zip entry \(path) has an absolute path; zip the book's folder with relative paths (cd into it, zip -r)")
+            throw APIError(400, "zipAbsolutePath", "the zip entry \(path) has an absolute path; zip the book's folder with paths relative to it")
         }
         let parts = path.split(whereSeparator: { $0 == "/" || $0 == "\\" })
         if parts.contains("..") {
-            throw APIError(400, "zipEscapes", "the zip entry \(path) climbs out of the book's folder with ..; zip the book's folder with relative paths")
+            throw APIError(400, "zipEscapes", "the zip entry \(path) climbs out of the book's folder with ..; zip the book's folder with paths relative to it")
         }
     }
 }

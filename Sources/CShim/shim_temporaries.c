@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -327,3 +328,78 @@ int shim_temporaries_stopping(void) {
 void shim_temporaries_wait_if_stopping(void) {
     if (atomic_load(&stop_signal)) wait_forever();
 }
+
+/* --- Crashes --- */
+
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+#define CRASH_SIGNALS (int)(sizeof crash_signals / sizeof crash_signals[0])
+static struct sigaction crash_previous[CRASH_SIGNALS];
+static _Atomic int crashing;
+
+static void crash_handler(int signal, siginfo_t *info, void *context) {
+    (void)context;
+    if (!atomic_exchange(&crashing, 1)) {
+        for (int i = 0; i < SLOTS; i++) {
+            int expected = LIVE;
+            if (!atomic_compare_exchange_strong(&slots[i].state, &expected, REMOVING)) continue;
+            switch (slots[i].kind) {
+            case KIND_CHILD:
+                if (slots[i].pid > 0) kill(slots[i].pid, SIGKILL);
+                break;
+            case KIND_FILE: unlink(slots[i].path); break;
+            case KIND_FOLDER: remove_folder(slots[i].path); break;
+            }
+        }
+    }
+    /* Sent by another process: no fault to report, and a backtracer that finds none returns and
+     * lets the program go on without its files. The default action ends it by the signal. */
+    int sent = info != NULL && info->si_code <= 0 && info->si_pid != getpid();
+    for (int k = 0; k < CRASH_SIGNALS; k++) {
+        if (crash_signals[k] != signal) continue;
+        if (sent) {
+            struct sigaction fallback;
+            memset(&fallback, 0, sizeof fallback);
+            fallback.sa_handler = SIG_DFL;
+            sigemptyset(&fallback.sa_mask);
+            sigaction(signal, &fallback, NULL);
+        } else {
+            sigaction(signal, &crash_previous[k], NULL);
+        }
+    }
+    /* A fault returns to the instruction that caused it, which faults again into the handler that
+     * was there before (abort() raises again by itself once a handler returns). A signal sent from
+     * outside is raised again, now with its default action. */
+    if (sent) {
+        sigset_t unblocked;
+        sigemptyset(&unblocked);
+        sigaddset(&unblocked, signal);
+        raise(signal);
+        sigprocmask(SIG_UNBLOCK, &unblocked, NULL);
+        _exit(128 + signal);
+    }
+}
+
+int shim_temporaries_install_crash_cleanup(void) {
+    /* Its own stack: a handler for a stack overflow cannot run on the stack that overflowed. */
+    static char stack[64 * 1024];
+    stack_t alternate;
+    memset(&alternate, 0, sizeof alternate);
+    alternate.ss_sp = stack;
+    alternate.ss_size = sizeof stack;
+    if (sigaltstack(&alternate, NULL) != 0) return -1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = crash_handler;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    /* A program started from a thread that blocks signals inherits that mask; a blocked fault
+     * ends the process at once, past any handler. */
+    sigset_t unblocked;
+    sigemptyset(&unblocked);
+    for (int k = 0; k < CRASH_SIGNALS; k++) {
+        if (sigaction(crash_signals[k], &action, &crash_previous[k]) != 0) return -1;
+        sigaddset(&unblocked, crash_signals[k]);
+    }
+    return pthread_sigmask(SIG_UNBLOCK, &unblocked, NULL) == 0 ? 0 : -1;
+}
+

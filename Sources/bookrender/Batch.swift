@@ -88,6 +88,16 @@ struct Batch: ParsableCommand {
         }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let output = ResultOutput(command: "batch", json: jsonFlags.json, report: summary)
+        do throws(BookRenderError) {
+            var involved: [ReportTarget.Involved] = [.input(sourceURL, isDir.boolValue ? "the folder of books" : "the manifest")]
+            for job in list {
+                involved.append(.input(URL(fileURLWithPath: job.input), "the book of \(job.id)"))
+                involved.append(.output(URL(fileURLWithPath: job.output), "the PDF of \(job.id)"))
+            }
+            try output.checkReport(against: involved)
+        } catch {
+            throw output.fail(error)
+        }
         let console = BatchConsole(style: events ? .jsonLines : BatchConsole.defaultStyle)
         let result = BatchRunner(runner: JobRunner(executable: executable, timeout: timeout), jobs: jobs)
             .run(list, shard: part) { event in

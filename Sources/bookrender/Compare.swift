@@ -90,6 +90,10 @@ struct Compare: ParsableCommand {
         let reportURL = out.map { URL(fileURLWithPath: $0) }
         let report: CompareReport
         do throws(BookRenderError) {
+            var involved: [ReportTarget.Involved] = [.input(URL(fileURLWithPath: expected), "the expected pages"),
+                                                     .input(URL(fileURLWithPath: actual), "the actual pages")]
+            if let reportURL { involved.append(.output(reportURL, "the --out folder")) }
+            try result.checkReport(against: involved)
             report = try PageComparison.run(expected: URL(fileURLWithPath: expected), actual: URL(fileURLWithPath: actual),
                                             options: try options(), dpi: dpi, rasterizer: Rasterizer(rawValue: rasterizer) ?? .pdftoppm,
                                             reportFolder: reportURL, update: update)

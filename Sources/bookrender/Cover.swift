@@ -53,7 +53,8 @@ struct Cover: ParsableCommand {
         do throws(BookRenderError) {
             let document = try BookDocument.open(URL(fileURLWithPath: book), settings: RenderSettings(theme: theme, profile: profile, limits: limits.limits))
             let r = try document.cover(CoverOptions(pdf: URL(fileURLWithPath: output), paper: paper,
-                                                    png: png.map { URL(fileURLWithPath: $0) }, dpi: dpi ?? 72, force: force))
+                                                    png: png.map { URL(fileURLWithPath: $0) }, dpi: dpi ?? 72, force: force,
+                                                    report: result.reportFile))
             for warning in document.loadWarnings { Console.error(warning.description) }
             for finding in r.findings { Console.error("preflight \(finding)") }
             Console.error(String(format: "wrote %@: %.3f × %.3f in sheet, spine %.4f in for %d interior pages on %@ paper%@",

@@ -110,6 +110,8 @@ struct Export: ParsableCommand {
             let file = fillMissing
                 ? try illustrate.fill(book, output: Console.printer(toStderr: result.toStdout)).bookFile
                 : URL(fileURLWithPath: book)
+            // Interrupted while filling: the pictures made are kept, the book is not rendered.
+            if fillMissing { Interruption.endIfFinishRequested() }
             let exported = try BookDocument.open(file, settings: settings).export(options)
             for finding in exported.findings {
             progressLine.clear()
@@ -144,7 +146,10 @@ struct Export: ParsableCommand {
                                                        replacingReadOnly: force)
             }
             result.emitFailure(error)
-            throw Exit.fail(error)
+            let code = Exit.fail(error)
+            // A filling asked to finish ends by that signal, whatever it returned.
+            if fillMissing { Interruption.endIfFinishRequested() }
+            throw code
         }
     }
 }

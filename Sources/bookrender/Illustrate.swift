@@ -10,8 +10,10 @@ struct Illustrate: ParsableCommand {
         Keys come from OPENAI_API_KEY, GEMINI_API_KEY or OPENROUTER_API_KEY. A journal beside the book \
         (BOOK.illustrate.json) lets an interrupted run resume; pictures are cached by content under \
         $XDG_CACHE_HOME/bookrender/illustrations (or ~/.cache/…). Exit 0 even when some pages failed: \
-        they keep their placeholder and the summary names them. A rejected key or a provider that cannot \
-        be reached ends the run (exit 70); a rate limit longer than --max-wait leaves pages for a later run. \
+        they keep their placeholder and the summary names them; 70 when none could be made. A rejected key, \
+        a provider that cannot be reached or a failed TLS handshake ends the run (exit 70); a rate limit \
+        longer than --max-wait leaves pages for a later run. A first Ctrl-C waits for the calls in flight \
+        and keeps their pictures; a second stops at once. \
         --status lists each picture's state \
         from the journal (no call is made); --events streams state changes as JSON Lines; --json prints \
         the run's summary (with --status, the states: schema/illustrate-status.schema.json). See \
@@ -61,8 +63,12 @@ struct Illustrate: ParsableCommand {
             }
             let summary = try options.fill(book, events: sink, output: Console.printer(toStderr: json))
             try result.emit(IllustrateResult(summary))
+            Interruption.endIfFinishRequested()
         } catch {
-            throw result.fail(error)
+            let code = result.fail(error)
+            // A run asked to finish ends by that signal, whatever it returned.
+            Interruption.endIfFinishRequested()
+            throw code
         }
     }
 }
@@ -146,6 +152,14 @@ struct IllustrateFlags: ParsableArguments {
                                      events: { picture in pictures.note(picture); events?(picture) })
         opts.draft = draft
         opts.draftModel = draftModel
+        if !dryRun {
+            // A first Ctrl-C keeps what the provider is already making (and billing); the caller
+            // then ends by the signal. The immediate stop comes back for what follows the filling.
+            let stop = IllustrationStop()
+            opts.stop = stop
+            Interruption.finishFirst { stop.request() }
+        }
+        defer { if !dryRun { Interruption.install() } }
         return try Illustration.run(bookAt: URL(fileURLWithPath: book), options: opts)
     }
 }
@@ -171,5 +185,7 @@ struct IllustrateResult: Encodable {
                                                hint: "its placeholder stays; run illustrate again") }
             + s.postponed.map { Diagnostic(.warning, stage: .load, kind: "postponed", message: "\($0.label): \($0.reason)",
                                            hint: "left for a later run") }
+            + s.warnings.map { Diagnostic(.warning, stage: .load, kind: "pictureShape", message: "\($0.label): \($0.message)",
+                                          hint: "check the page in a preview; remove the picture from the book to have it made again") }
     }
 }

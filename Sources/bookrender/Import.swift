@@ -33,7 +33,8 @@ struct Import: ParsableCommand {
         let result = ResultOutput(command: "import", json: jsonFlags.json, report: report)
         do throws(BookRenderError) {
             let document = try BookDocument.open(URL(fileURLWithPath: input), settings: RenderSettings(workers: 1))
-            let written = try document.writeBookJSON(to: URL(fileURLWithPath: output), extractImages: extractImages, replace: force)
+            let written = try document.writeBookJSON(to: URL(fileURLWithPath: output), extractImages: extractImages, replace: force,
+                                                    report: result.reportFile)
             for warning in document.loadWarnings { Console.error(warning.description) }
             Console.error("imported \(document.source) file \(input) → \(output) (\(document.book.pages.count) entries in pages)")
             try result.emit(ImportResult(input: input, source: "\(document.source)", output: output,

@@ -3,13 +3,35 @@ import BookRenderKit
 
 /// SIGINT, SIGTERM and SIGHUP end the program without leaving temporary files: the library's
 /// handler removes what is in flight and ends the process by the signal, so the exit status is
-/// the signal's, as for any program a signal stops.
+/// the signal's, as for any program a signal stops. A crash removes them as well.
 enum Interruption {
     static let signals = [SIGINT, SIGTERM, SIGHUP]
+    /// The signals a run with paid calls in flight finishes on before it ends.
+    static let finishing = [SIGINT, SIGTERM]
 
     static func install() {
+        // A crash, too, leaves no half-written file.
+        BookRenderKit.removeTemporariesOnCrash()
+        install(BookRenderKit.stopHandler, for: signals)
+    }
+
+    /// For the generation step: the first SIGINT or SIGTERM calls `body` (on a thread of its own)
+    /// to ask the run to finish what it has paid for; a second stops at once. Once per process.
+    static func finishFirst(_ body: @escaping @Sendable () -> Void) {
+        BookRenderKit.onFinishRequest { _ in body() }
+        install(BookRenderKit.finishHandler, for: finishing)
+    }
+
+    /// Ends the process by the signal that asked the run to finish, if one did, as a signal stops
+    /// any program: so the caller sees the run was interrupted.
+    static func endIfFinishRequested() {
+        guard let signal = BookRenderKit.finishRequestSignal else { return }
+        BookRenderKit.stopHandler(signal)
+    }
+
+    private static func install(_ handler: @escaping @convention(c) (Int32) -> Void, for handled: [Int32]) {
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = BookRenderKit.stopHandler
+        action.__sigaction_handler.sa_handler = handler
         // One stop at a time: a second signal waits until the first has ended the process.
         sigemptyset(&action.sa_mask)
         for signal in signals { sigaddset(&action.sa_mask, signal) }
@@ -20,7 +42,7 @@ enum Interruption {
         sigemptyset(&unblocked)
         for signal in signals { sigaddset(&unblocked, signal) }
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-        for signal in signals {
+        for signal in handled {
             var current = sigaction()
             // A signal the program was started to ignore (nohup, a background job) stays ignored.
             guard sigaction(signal, nil, &current) == 0, !isIgnore(current.__sigaction_handler.sa_handler) else { continue }

@@ -20,6 +20,13 @@ struct ResultOutput {
     /// The report file to write, when one is named that is not stdout.
     var reportFile: URL? { report.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0) } }
 
+    /// Refuses a report file that is one of `involved` (the run's inputs and other outputs), a file
+    /// of another kind, or read-only without `force`: before the command does anything.
+    func checkReport(against involved: [ReportTarget.Involved], force: Bool = false) throws(BookRenderError) {
+        guard let reportFile else { return }
+        try ReportTarget.check(reportFile, against: involved, replacingReadOnly: force)
+    }
+
     /// Prints `value` on stdout when asked, and writes it to the report file when `writeFile`.
     func emit<T: Encodable>(_ value: T, writeFile: Bool = true) throws(BookRenderError) {
         let wrapped = CommandReport(command: command, value)

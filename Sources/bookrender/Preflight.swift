@@ -16,14 +16,36 @@ struct Preflight: ParsableCommand {
 
     @OptionGroup var jsonFlags: JSONFlags
 
-    @Flag(name: .long, help: "Check the printed cover sheet: for a book, as `bookrender cover` lays it out; for a PDF, a one-page cover (no page-count rule).")
+    @Flag(name: .long, help: "Check the printed cover sheet: for a book, as `bookrender cover` lays it out; for a PDF, a one-page cover sheet checked against the spine its interior makes (give --pages or --interior).")
     var cover = false
 
-    @Option(name: .long, help: "With --cover and a book: the paper, which sets the spine width (default white).")
+    @Option(name: .long, help: "With --cover: the paper, which sets the spine width (default white).")
     var paper: String?
+
+    @Option(name: .long, help: "With --cover and a cover PDF: the interior's page count, which sets the spine width.")
+    var pages: Int?
+
+    @Option(name: .long, help: "With --cover and a cover PDF: the interior PDF, whose page count and trim the sheet must fit.")
+    var interior: String?
+
+    @Option(name: .long, help: "With --cover --pages: the interior's trim in inches (\"6x9\"); without it the sheet's panels must be a trim the printer lists.")
+    var trim: String?
+
+    var isPDF: Bool { input.lowercased().hasSuffix(".pdf") }
 
     func validate() throws {
         if paper != nil, !cover { throw ValidationError("--paper sets the cover's spine width: add --cover, or leave --paper out") }
+        for (flag, given) in [("--pages", pages != nil), ("--interior", interior != nil), ("--trim", trim != nil)] where given {
+            guard cover, isPDF else {
+                throw ValidationError("\(flag) describes the interior a cover PDF wraps: use it with --cover and a PDF (a book knows its own pages)")
+            }
+        }
+        if pages != nil, interior != nil { throw ValidationError("--pages and --interior both give the page count: give one") }
+        if trim != nil, interior != nil { throw ValidationError("--interior gives the trim: leave --trim out") }
+        if let pages, pages < 1 { throw ValidationError("--pages \(pages): give the interior's page count, 1 or more") }
+        if cover, isPDF, pages == nil, interior == nil {
+            throw ValidationError("a cover PDF is checked against the interior it wraps: give --pages N (the interior's page count) or --interior INTERIOR.pdf")
+        }
     }
 
     func run() throws {
@@ -32,8 +54,9 @@ struct Preflight: ParsableCommand {
         let report: PreflightReport
         do throws(BookRenderError) {
             let url = URL(fileURLWithPath: input)
-            if input.lowercased().hasSuffix(".pdf") {
-                report = try PDFCheck.preflight(url, profile: profile, coverSheet: cover)
+            if isPDF {
+                let check = cover ? CoverCheck(pages: pages, interior: interior.map { URL(fileURLWithPath: $0) }, trim: trim, paper: paper) : nil
+                report = try PDFCheck.preflight(url, profile: profile, cover: check)
             } else {
                 let document = try BookDocument.open(url, settings: RenderSettings(profile: profile))
                 report = cover ? try document.preflightCover(profile: profile, paper: paper) : try document.preflight(profile: profile)

@@ -33,8 +33,8 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "Books rendered at once.")
     var workers = 1
 
-    @Option(name: .long, help: "Books of one client (its X-Client header) rendered at once.")
-    var perClient = 1
+    @Option(name: .long, help: "Books of one client (its X-Client header) rendered at once (default: as many as --workers; the clients take turns for each free worker).")
+    var perClient: Int?
 
     @Option(name: .long, help: "Largest request body, in bytes.")
     var maxBodyBytes = 256 * 1024 * 1024
@@ -51,8 +51,14 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "Seconds running jobs get to finish after SIGTERM before they are queued again.")
     var grace: Double = 30
 
-    @Option(name: .long, help: "Seconds one job may run before it is stopped and failed.")
-    var jobTimeout: Double?
+    @Option(name: .long, help: "Seconds one job may run before it is stopped and failed (0: no limit).")
+    var jobTimeout: Double = ServeConfiguration.defaultJobTimeout
+
+    @Option(name: .long, help: "How long a finished job is kept before it is removed, such as 7d, 12h, 30m or 90s (default: until deleted).")
+    var keep: String?
+
+    @Option(name: .long, help: "Most bytes the job folders may hold; past it the oldest finished jobs are removed (default: no limit).")
+    var maxDataBytes: Int?
 
     @Option(name: .long, help: "Image providers' address for fillMissing jobs (a proxy or gateway); the provider's own by default.")
     var providerBaseURL: String?
@@ -61,7 +67,12 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard workers >= 1, perClient >= 1 else { throw ValidationError("--workers and --per-client must be at least 1") }
+        guard workers >= 1, perClient ?? 1 >= 1 else { throw ValidationError("--workers and --per-client must be at least 1") }
+        guard jobTimeout >= 0 else { throw ValidationError("--job-timeout must not be negative (0: no limit)") }
+        if let keep, Self.seconds(keep) == nil {
+            throw ValidationError("--keep takes an age such as 7d, 12h, 30m or 90s, not \"\(keep)\"")
+        }
+        if let maxDataBytes, maxDataBytes < 1 { throw ValidationError("--max-data-bytes must be at least 1") }
         guard maxBodyBytes >= 1, maxUnpackedBytes >= 1, maxZipEntries >= 1, maxPages >= 1 else {
             throw ValidationError("the --max-… limits must be at least 1")
         }
@@ -69,6 +80,16 @@ struct Serve: ParsableCommand {
         if noAuth, !Self.isLoopback(host) {
             throw ValidationError("--no-auth is allowed only on a loopback address (127.0.0.1, ::1, localhost); set a token to listen on \(host)")
         }
+    }
+
+    /// "7d", "12h", "30m", "90s" (or plain seconds) in seconds.
+    static func seconds(_ age: String) -> Double? {
+        let units: [Character: Double] = ["d": 86400, "h": 3600, "m": 60, "s": 1]
+        var text = Substring(age.trimmingCharacters(in: .whitespaces))
+        var unit = 1.0
+        if let last = text.last, let u = units[last] { unit = u; text = text.dropLast() }
+        guard let n = Double(text), n.isFinite, n > 0 else { return nil }
+        return n * unit
     }
 
     static func isLoopback(_ host: String) -> Bool {
@@ -107,7 +128,8 @@ struct Serve: ParsableCommand {
         config.host = host; config.port = port; config.token = token; config.workers = workers
         config.perClient = perClient; config.maxBodyBytes = maxBodyBytes; config.maxUnpackedBytes = maxUnpackedBytes
         config.maxZipEntries = maxZipEntries; config.maxPages = maxPages; config.limits = limits.limits
-        config.grace = grace; config.jobTimeout = jobTimeout; config.providerBaseURL = providerBaseURL
+        config.grace = grace; config.jobTimeout = jobTimeout > 0 ? jobTimeout : nil; config.providerBaseURL = providerBaseURL
+        config.keep = keep.flatMap(Self.seconds); config.maxDataBytes = maxDataBytes
         config.announce = { line in Console.error(line) }
         do { try await BookServer.run(config) } catch let e as ValidationError { throw e } catch {
             Console.error("bookrender serve: \(error)")

@@ -61,6 +61,37 @@ import BookTestSupport
         #expect(third.needed == 0 && third.calls == 0)
     }
 
+    /// The print run after drafts sends what a straight print run sends: the cover goes with the
+    /// main character's picture only, never with the draft of page 1, and the other pages with
+    /// page 1 as made for print.
+    @Test func aPrintRunAfterDraftsSendsNoDraftAsAReference() async throws {
+        let server = try ProviderServer()
+        let dir = try temporaryDirectory("draft-references")
+        let url = try makeBook(pages: 3, in: dir)
+        var draft = printOptions(server, dir)
+        draft.draft = true
+        _ = try await Illustrator.run(bookAt: url, options: draft)
+        let drafted = try server.requests().count
+        let draftBook = try loadBook(url)
+        let draftHashes = Set(try draftBook.pages.compactMap { page -> String? in
+            guard case .path(let p)? = page.picture?.image else { return nil }
+            return SHA256.hex(try Data(contentsOf: dir.appendingPathComponent(p)))
+        })
+        #expect(draftHashes.count == 3)
+        let hero = SHA256.hex(try Data(contentsOf: dir.appendingPathComponent("images/hero.png")))
+
+        _ = try await Illustrator.run(bookAt: url, options: printOptions(server, dir))
+        let upgrade = Array(try server.requests().dropFirst(drafted))
+        let cover = try #require(upgrade.first { marker($0.prompt) == "cover" })
+        #expect(cover.imageHashes == [hero], "the cover went with \(cover.imageHashes), the character is \(hero)")
+        guard case .path(let page1)? = try loadBook(url).pages[0].picture?.image else { Issue.record("page 1 has no picture"); return }
+        let printed = SHA256.hex(try Data(contentsOf: dir.appendingPathComponent(page1)))
+        for r in upgrade { #expect(draftHashes.isDisjoint(with: r.imageHashes), "\(marker(r.prompt)) went with a draft") }
+        for r in upgrade where ["02", "03"].contains(marker(r.prompt)) {
+            #expect(r.imageHashes == [hero, printed], "\(marker(r.prompt)): \(r.imageHashes)")
+        }
+    }
+
     @Test func anUpgradeThatFailsLeavesTheDraftForTheNextRun() async throws {
         let server = try ProviderServer()
         let dir = try temporaryDirectory("draft-failed-upgrade")

@@ -39,15 +39,28 @@ import BookTestSupport
              kind: .badKey, reason: "openrouter permission denied: 403: This API key"),
     ]
 
-    @Test(arguments: cases)
-    func theAnswerIsTakenForWhatItSays(_ c: Case) async throws {
-        let response = try JSONSerialization.jsonObject(with: Data(c.response.utf8))
+    func failure(_ provider: ProviderName, answering response: Any) async throws -> ProviderFailure? {
         let server = try ProviderServer(["key": testKey, "rules": [["contains": "SCENE-01", "responses": [response]]]])
-        let provider = ProviderSettings(name: c.provider, baseURL: server.baseURL, apiKey: testKey, timeout: 10).makeProvider()
+        let provider = ProviderSettings(name: provider, baseURL: server.baseURL, apiKey: testKey, timeout: 10).makeProvider()
         let job = IllustrationJob(kind: .page, key: "p01", pageIndex: 0, scene: "SCENE-01", aspect: AspectRatio(width: 3, height: 4), label: "page 1 of 1")
         let request = GenerationRequest(job: job, prompt: "SCENE (page 1 of 1): SCENE-01", references: [], resolution: .preview)
-        let failure = await #expect(throws: ProviderFailure.self) { _ = try await provider.generate(request) }
+        return await #expect(throws: ProviderFailure.self) { _ = try await provider.generate(request) }
+    }
+
+    @Test(arguments: cases)
+    func theAnswerIsTakenForWhatItSays(_ c: Case) async throws {
+        let failure = try await failure(c.provider, answering: try JSONSerialization.jsonObject(with: Data(c.response.utf8)))
         #expect(failure?.kind == c.kind, "\(failure?.reason ?? "")")
         #expect(failure?.reason.hasPrefix(c.reason) == true, "\(failure?.reason ?? "")")
+    }
+
+    /// A 200 carrying the provider's error object instead of a picture: the same for every
+    /// provider, its message kept, a server error retried, anything else the picture's failure.
+    @Test(arguments: [ProviderName.openai, .gemini, .openrouter].flatMap { p in [(p, "server_error"), (p, "invalid_request_error")] })
+    func anErrorInA200IsTakenAlikeByEveryProvider(_ provider: ProviderName, _ type: String) async throws {
+        let message = "The engine could not finish ERR-\(type)"
+        let failure = try await failure(provider, answering: ["status": 200, "json": ["error": ["message": message, "type": type]]])
+        #expect(failure?.kind == (type == "server_error" ? .retryable : .invalid), "\(failure?.kind.rawValue ?? ""): \(failure?.reason ?? "")")
+        #expect(failure?.reason == "\(provider.rawValue) answered 200 with an error: \(type): \(message)", "\(failure?.reason ?? "")")
     }
 }

@@ -59,3 +59,26 @@ func marker(_ prompt: String) -> String {
 }
 
 func loadBook(_ url: URL) throws -> Book { try BookLoader.load(contentsOf: url).book }
+
+/// A one-colour PNG of any size whose signature, header and end are sound but whose image data is
+/// not deflate data: only decoding it finds the fault.
+func undecodablePNG(width: Int, height: Int) -> Data {
+    func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        return be32(data.count) + body + be32(Int(TestImages.crc32(body)))
+    }
+    let garbage = [0x78, 0x9C] + (0..<512).map { UInt8(($0 * 37 + 11) & 255) }
+    return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", be32(width) + be32(height) + [1, 3, 0, 0, 0])
+                + chunk("PLTE", [200, 120, 40]) + chunk("IDAT", garbage) + chunk("IEND", []))
+}
+
+/// A JPEG whose scan data stops half-way, closed with an end-of-image marker so that its headers
+/// and its end look whole.
+func truncatedJPEG(width: Int, height: Int) throws -> Data {
+    let whole = try TestImages.gradientJPEG(width: width, height: height)
+    return whole.prefix(whole.count / 2) + Data([0xFF, 0xD9])
+}
+
+/// A server answer carrying these bytes as the picture.
+func pictureAnswer(_ data: Data) -> [String: Any] { ["kind": "bytes", "b64": data.base64EncodedString()] }

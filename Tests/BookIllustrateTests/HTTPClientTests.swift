@@ -46,6 +46,16 @@ import BookTestSupport
         #expect(failure?.reason == "timed out after 1 s")
     }
 
+    /// https to a server that speaks plain HTTP: the handshake fails, and the failure says so.
+    @Test func aFailedTLSHandshakeIsNotARetryableError() async throws {
+        let server = try ProviderServer()
+        let request = HTTPRequest(url: try #require(URL(string: "https://127.0.0.1:\(server.port)/v1/images/generations")))
+        let failure = await #expect(throws: ProviderFailure.self) { _ = try await HTTPClient(timeout: 5).send(request) }
+        #expect(failure?.kind.rawValue == "tlsFailed", "\(failure?.kind.rawValue ?? ""): \(failure?.reason ?? "")")
+        #expect(failure?.isRetryable == false && failure?.sent == false)
+        #expect(failure?.reason.hasPrefix("no TLS connection to https://127.0.0.1:\(server.port): ") == true, "\(failure?.reason ?? "")")
+    }
+
     @Test func aClosedPortIsAnUnreachableAddress() async throws {
         // A port that was just free: bind, note it, close.
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -63,6 +63,68 @@ import BookTestSupport
         #expect(readyKeys(journal).count == 8)
     }
 
+    /// A first Ctrl-C while calls are under way: no new call starts, the calls the provider is
+    /// finishing (and billing) are waited for and kept, the summary is given, and the run ends by
+    /// the signal; the run that resumes does not ask for those pictures again.
+    @Test func anInterruptedRunKeepsTheCallsInFlight() throws {
+        // The cover and page 1 are answered; pages 2 to 4 are held until the test lets them go.
+        let server = try ProviderServer(["hold_after": 2])
+        let dir = try temporaryDirectory("interrupt")
+        let url = try makeBook(pages: 6, in: dir)
+        let journal = dir.appendingPathComponent("book.illustrate.json")
+        let events = dir.appendingPathComponent("events.jsonl")
+        let p = Process()
+        p.executableURL = try Repository.binary
+        p.arguments = ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL, "--concurrency", "3",
+                       "--cache", dir.appendingPathComponent("cache-1").path, "--timeout", "30", "--events-file", events.path]
+        p.environment = environment(["OPENAI_API_KEY": testKey])
+        let stderr = Pipe(), lines = Lines()
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = stderr
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        let reader = Thread {
+            while case let data = stderr.fileHandleForReading.availableData, !data.isEmpty { lines.add(String(decoding: data, as: UTF8.self)) }
+        }
+        reader.start()
+        func generating() -> Set<String> {
+            guard let data = try? Data(contentsOf: journal), let file = try? JSONDecoder().decode(JournalFile.self, from: data) else { return [] }
+            return Set(file.pages.filter { $0.value.state == .generating }.map(\.key))
+        }
+        var deadline = Date().addingTimeInterval(20)
+        while generating() != ["p02", "p03", "p04"], Date() < deadline, p.isRunning { usleep(20_000) }
+        #expect(generating() == ["p02", "p03", "p04"], "\(lines.text)")
+
+        kill(p.processIdentifier, SIGINT)
+        deadline = Date().addingTimeInterval(10)
+        while !lines.text.contains("interrupt again to stop at once"), Date() < deadline, p.isRunning { usleep(20_000) }
+        try server.script([:])
+        p.waitUntilExit()
+        #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGINT,
+                "ended by \(p.terminationReason == .uncaughtSignal ? "signal" : "exit") \(p.terminationStatus)")
+        while !reader.isFinished { usleep(10_000) }
+        let file = try JSONDecoder().decode(JournalFile.self, from: Data(contentsOf: journal))
+        let states = file.pages.mapValues(\.state)
+        #expect(states == ["cover": .ready, "p01": .ready, "p02": .ready, "p03": .ready, "p04": .ready, "p05": .pending, "p06": .pending],
+                "\(states)\n\(lines.text)")
+        #expect(lines.text.contains("illustrate: 5 of 7 picture(s) ready; 5 call(s) made"), "\(lines.text)")
+        #expect(lines.text.contains("interrupted, 2 left for a later run"), "\(lines.text)")
+        let summary = try String(contentsOf: events, encoding: .utf8).split(separator: "\n").last
+            .map { try JSONDecoder().decode(IllustrationEvent.self, from: Data($0.utf8)) }
+        #expect(summary?.event == .summary && summary?.ready == 5 && summary?.interrupted == true, "\(String(describing: summary))")
+        let book = try loadBook(url)
+        #expect(book.pages.map { $0.picture?.image != nil } == [true, true, true, true, false, false])
+        #expect(try server.requests().count == 5)
+
+        // A fresh cache: only what the interrupted run kept spares the calls.
+        let r = try run(Repository.binary.path, ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL,
+                                                 "--cache", dir.appendingPathComponent("cache-2").path],
+                        environment: environment(["OPENAI_API_KEY": testKey]))
+        #expect(r.status == 0, "\(r.stderr)")
+        let calls = try server.requests().map { marker($0.prompt) }
+        #expect(calls.sorted() == ["01", "02", "03", "04", "05", "06", "cover"], "\(calls)")
+    }
+
     @Test func keyAppearsInNoOutputOrFile() async throws {
         let server = try ProviderServer(["rules": [["contains": "SCENE-02", "responses": [["kind": "echo_key", "status": 401]]]]])
         let dir = try temporaryDirectory("key")
@@ -121,6 +183,36 @@ import BookTestSupport
             #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent(p).path))
         }
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.pdf").path))
+    }
+
+    /// A scheme in capitals is the same scheme: the pictures are asked for and made.
+    @Test func anUpperCaseSchemeIsTheSameAddress() throws {
+        let server = try ProviderServer(["key": testKey])
+        let dir = try temporaryDirectory("upper-scheme")
+        let url = try makeBook(pages: 2, in: dir)
+        let r = try run(Repository.binary.path, ["illustrate", url.path, "--provider", "openai",
+                                                 "--base-url", server.baseURL.replacingOccurrences(of: "http://", with: "HTTP://"),
+                                                 "--cache", dir.appendingPathComponent("cache").path],
+                        environment: environment(["OPENAI_API_KEY": testKey]))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("illustrate: 3 of 3 picture(s) ready; 3 call(s) made"), "\(r.stderr)")
+        #expect(try server.requests().count == 3)
+        #expect(try loadBook(url).pages.allSatisfy { $0.picture?.image != nil })
+    }
+
+    /// A run that made none of its pictures did not succeed, whatever each failure was.
+    @Test func aRunWhereEveryPictureFailedDoesNotExitZero() throws {
+        let refusal: [String: Any] = ["status": 400, "json": ["error": ["message": "Your request was rejected by the safety system.",
+                                                                        "type": "image_generation_user_error", "code": "moderation_blocked"]]]
+        let server = try ProviderServer(["rules": [["contains": "", "responses": Array(repeating: refusal, count: 10)]]])
+        let dir = try temporaryDirectory("all-failed")
+        let url = try makeBook(pages: 2, in: dir)
+        let r = try run(Repository.binary.path, ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL,
+                                                 "--cache", dir.appendingPathComponent("cache").path],
+                        environment: environment(["OPENAI_API_KEY": testKey]))
+        #expect(r.status == 70, "\(r.status): \(r.stderr)")
+        #expect(r.stderr.contains("illustrate: 0 of 3 picture(s) ready; 3 call(s) made"), "\(r.stderr)")
+        #expect(r.stderr.contains("error: no picture was made: all 3 failed (cover: openai HTTP 400: moderation_blocked"), "\(r.stderr)")
     }
 
     /// `--base-url` replaces everything before the API path, a path prefix included, as its help says.

@@ -8,7 +8,8 @@ final class ProviderServer: @unchecked Sendable {
     let folder: URL
     var control: URL { folder.appendingPathComponent("control.json") }
     var log: URL { folder.appendingPathComponent("requests.jsonl") }
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    let scheme: String
+    var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
 
     struct Request: Sendable {
         var provider: String
@@ -25,12 +26,21 @@ final class ProviderServer: @unchecked Sendable {
         var imageTypes: [String] { images.compactMap { $0["mime"] } }
     }
 
-    init(_ control: [String: Any] = [:]) throws {
+    /// `selfSignedTLS`: https, with a certificate made for the test that nothing trusts.
+    init(_ control: [String: Any] = [:], selfSignedTLS: Bool = false) throws {
         folder = try temporaryDirectory("provider-server")
         try JSONSerialization.data(withJSONObject: control).write(to: folder.appendingPathComponent("control.json"))
         FileManager.default.createFile(atPath: folder.appendingPathComponent("requests.jsonl").path, contents: nil)
+        var arguments: [String] = []
+        if selfSignedTLS {
+            let cert = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
+            try TestImages.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                                           "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert], in: folder)
+            arguments = ["--tls", "\(cert),\(key)"]
+        }
         port = try LoopbackProviderProcess.start(process, control: folder.appendingPathComponent("control.json"),
-                                                 log: folder.appendingPathComponent("requests.jsonl"))
+                                                 log: folder.appendingPathComponent("requests.jsonl"), arguments: arguments)
+        scheme = selfSignedTLS ? "https" : "http"
     }
 
     func script(_ control: [String: Any]) throws {

@@ -63,9 +63,37 @@ import BookTestSupport
         // (the summary's list of failures repeats the last).
         let attempts = lines.all.filter { $0.contains("cannot connect to") && !$0.hasPrefix("  failed:") }
         #expect(attempts.count == 4, "\(lines.text)")
+        // None of them left this machine: no call was made.
+        #expect(lines.text.contains("illustrate: 0 of 7 picture(s) ready; 0 call(s) made"), "\(lines.text)")
         let states = try journal(dir).pages.values.map(\.state)
         #expect(!states.contains(.ready))
         #expect(states.filter { $0 == .failed }.count == 1)
+    }
+
+    /// An https address whose server cannot be reached over TLS (it speaks plain HTTP, or its
+    /// certificate is not trusted): one attempt, then the run ends naming the cause.
+    @Test(arguments: [false, true])
+    func anAddressThatFailsTLSEndsTheRunAfterOneAttempt(_ selfSigned: Bool) async throws {
+        let server = try ProviderServer(selfSignedTLS: selfSigned)
+        let address = "https://127.0.0.1:\(server.port)"
+        let dir = try temporaryDirectory("tls")
+        let url = try makeBook(pages: 4, in: dir)
+        let lines = Lines()
+        var opts = options(.openai, server: nil, cache: dir.appendingPathComponent("cache"), concurrency: 3, lines: lines)
+        opts.provider = ProviderSettings(name: .openai, baseURL: address, apiKey: testKey, timeout: 10)
+        let error = await #expect(throws: IllustrateError.self) {
+            try await Illustrator.run(bookAt: url, options: opts)
+        }
+        let message = error?.message ?? ""
+        let cause = selfSigned ? "its certificate is not one this machine trusts (CERTIFICATE_VERIFY_FAILED)"
+                               : "the server does not speak TLS (WRONG_VERSION_NUMBER); a plain-HTTP server?"
+        #expect(message.contains("cannot reach openai at \(address) over TLS (no TLS connection to \(address): \(cause))"), "\(message)")
+        #expect(message.contains("no further picture was requested"), "\(message)")
+        #expect(!lines.text.contains("retry 2 of"), "\(lines.text)")
+        #expect(lines.text.contains("illustrate: 0 of 5 picture(s) ready; 0 call(s) made"), "\(lines.text)")
+        #expect(try server.requests().isEmpty)
+        let states = try journal(dir).pages.values.map(\.state)
+        #expect(states.filter { $0 == .failed }.count == 1 && states.filter { $0 == .pending }.count == 4, "\(states)")
     }
 
     /// A provider asking for an hour or a day: the page is left for a later run at once, no other

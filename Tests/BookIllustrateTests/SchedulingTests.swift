@@ -174,6 +174,7 @@ struct HeldProvider: ImageProvider {
     func estimatedCost(_ request: GenerationRequest) -> Double? { nil }
     func generate(_ request: GenerationRequest) async throws(ProviderFailure) -> Data {
         await turnstile.pass(request.job.key)
-        return TestImages.tinyPNG()
+        // A picture of the size a page needs, as a provider makes it.
+        return try await LocalProvider(model: "held-1", palette: []).generate(request)
     }
 }

@@ -110,4 +110,66 @@ import Foundation
         let layout = TitleSetter(typesetter: typesetter).set("Grandma's\nKitchen", style: Self.display, minSize: Self.minSize, width: 400)
         #expect(lineWords(layout) == [["Grandma's"], ["Kitchen"]])
     }
+
+    /// Words of ordinary prose, drawn with a fixed seed: titles of any length, the same every run.
+    static func prose(_ count: Int, seed: UInt64 = 7) -> String {
+        let words = "the lamp keeper climbed one hundred and twelve stairs every evening while fishing boats waited below in the dark harbour for his light".split(separator: " ")
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return String(words[Int(state >> 33) % words.count])
+        }.joined(separator: " ")
+    }
+
+    /// A title of hundreds of words (which a book may hold within its limits) takes work in
+    /// proportion to its length: breaking it once tried every line count against every split.
+    @Test func aLongTitleCostsWorkInProportionToItsLength() throws {
+        let typesetter = try makeTypesetter()
+        let setter = TitleSetter(typesetter: typesetter)
+        var made: [Int] = []
+        for count in [300, 600, 1200] {
+            let before = typesetter.layoutsMade
+            let layout = setter.set(Self.prose(count), style: Self.display, minSize: Self.minSize, width: 330)
+            made.append(typesetter.layoutsMade - before)
+            #expect(lineWords(layout).flatMap { $0 } == Self.words(Self.prose(count)), "every word whole, in order")
+            #expect(layout.lines.allSatisfy { $0.width <= 330.5 }, "every line inside the column")
+        }
+        // Pango layouts, not words: a handful for each size tried, whatever the length.
+        #expect(made.allSatisfy { $0 <= 3 * TitleSetter.sizes(from: Self.display.size, to: Self.minSize).count + 2 }, "\(made)")
+        #expect(made[2] <= 2 * made[0] + 2, "\(made)")
+    }
+
+    /// The breaks are the fewest lines that break well and, among those, the most even, as trying
+    /// every split of the words shows.
+    @Test func theBreaksAreTheFewestLinesAndThenTheMostEven() throws {
+        let typesetter = try makeTypesetter()
+        let style = TextStyle(family: "Andika", size: 30, weight: 700, lineHeight: 1.1)
+        for seed in UInt64(1)...24 {
+            let title = Self.prose(3 + Int(seed % 7), seed: seed)
+            let words = TitleSetter.wordRanges(title)
+            for width in [140.0, 220.0, 320.0] {
+                let spans = SpanWidths(title: title, words: words, style: style, width: width, typesetter: typesetter)
+                let n = words.count
+                var best: (lines: Int, cost: Double)?
+                // Every split: a bit per gap between words.
+                for mask in 0..<(1 << (n - 1)) {
+                    var starts = [0]
+                    for g in 0..<(n - 1) where mask & (1 << g) != 0 { starts.append(g + 1) }
+                    let bounds = zip(starts, starts.dropFirst() + [n])
+                    guard bounds.allSatisfy({ spans.allowed($0.0, $0.1, strict: true) }) else { continue }
+                    let cost = bounds.reduce(0.0) { $0 + spans.width($1.0, $1.1) * spans.width($1.0, $1.1) }
+                    if best == nil || starts.count < best!.lines || (starts.count == best!.lines && cost < best!.cost - 1e-6) {
+                        best = (starts.count, cost)
+                    }
+                }
+                let cuts = spans.fewestEvenest(strict: true)
+                #expect((cuts == nil) == (best == nil), "\(title) at \(width)")
+                if let cuts, let best {
+                    let bounds = zip([0] + cuts, cuts + [n])
+                    let cost = bounds.reduce(0.0) { $0 + spans.width($1.0, $1.1) * spans.width($1.0, $1.1) }
+                    #expect(cuts.count + 1 == best.lines && abs(cost - best.cost) < 1e-6, "\(title) at \(width): \(cuts)")
+                }
+            }
+        }
+    }
 }

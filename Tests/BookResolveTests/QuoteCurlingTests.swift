@@ -46,6 +46,17 @@ import BookTestSupport
         #expect(QuoteMarks(language: "he").curled(#"צה"ל ור' יוסי, "שלום""#) == "צה\"ל ור' יוסי, “שלום”")
     }
 
+    /// With no space beside it, a mark between two words is told by pairing: it opens when no
+    /// quotation is open, and closes the one that is.
+    @Test func marksBetweenWordsPairUp() {
+        #expect(QuoteMarks(language: "ja").curled(#"祖母は"昔はね"と言った。"#) == "祖母は「昔はね」と言った。")
+        #expect(QuoteMarks(language: "zh-CN").curled(#"她说"你好"然后走了。"#) == "她说“你好”然后走了。")
+        #expect(QuoteMarks(language: "de").curled(#"Er sagte:"Ja" und ging."#) == "Er sagte:„Ja“ und ging.")
+        #expect(QuoteMarks.english.curled(#"He said:"yes"."#) == "He said:“yes”.")
+        // A closing mark after a word and before a space stays a closing mark.
+        #expect(QuoteMarks.english.curled(#"She is 5'10" tall."#) == "She is 5’10” tall.")
+    }
+
     @Test func aBlankLineEndsAnOpenQuotation() {
         // A quotation that runs on into the next paragraph opens that paragraph again.
         #expect(QuoteMarks.english.curled("\"One\n\n\"Two\"") == "“One\n\n“Two”")

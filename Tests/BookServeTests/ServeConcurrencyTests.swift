@@ -41,4 +41,59 @@ import BookTestSupport
         try provider.hold(after: nil)
         for id in [a1, a2, b1] { #expect(try await server.wait(id)["state"] as? String == "done") }
     }
+
+    @Test func twoWorkersRenderTwoBooksOfOneClientAtOnce() async throws {
+        let dir = try temporaryDirectory("serve-workers")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // No picture is answered: each job stays running until it is cancelled.
+        let provider = try LoopbackProvider(latency: 0.1, holdAfter: 0)
+        defer { provider.stop() }
+        let server = try ServeProcess(data: dir.appendingPathComponent("data"),
+                                      arguments: ["--workers", "2", "--provider-base-url", provider.baseURL],
+                                      environment: ["OPENAI_API_KEY": "sk-test-key"])
+        defer { _ = server.stop() }
+        let body = try JSONSerialization.data(withJSONObject: [
+            "book": try JSONSerialization.jsonObject(with: bookToIllustrate(pages: 2, withHero: false)),
+            "options": ["fillMissing": true, "provider": "openai", "png": false],
+        ])
+        let first = try await server.submit(body, type: "application/json")
+        let second = try await server.submit(body, type: "application/json")
+        var states: [String?] = []
+        let deadline = Date().addingTimeInterval(120)
+        repeat {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            states = [try await server.call(.GET, "/v1/jobs/\(first)").json["state"] as? String,
+                      try await server.call(.GET, "/v1/jobs/\(second)").json["state"] as? String]
+        } while states != ["running", "running"] && Date() < deadline
+        #expect(states == ["running", "running"], "one client's two books did not run side by side on two workers: \(states)")
+        let metrics = String(decoding: try await server.call(.GET, "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("bookrender_serve_workers_busy 2"), "\(metrics)")
+        for id in [first, second] { _ = try await server.call(.DELETE, "/v1/jobs/\(id)") }
+        for id in [first, second] { #expect(try await server.wait(id)["state"] as? String == "cancelled") }
+    }
+
+    @Test func aJobPastItsTimeLimitIsStoppedAndTheLimitIsThereByDefault() async throws {
+        let metrics = String(decoding: try await SharedServe.server.call(.GET, "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("bookrender_serve_job_timeout_seconds 900"), "no default job time limit: \(metrics)")
+
+        let dir = try temporaryDirectory("serve-timeout")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let provider = try LoopbackProvider(latency: 0.1, holdAfter: 0)
+        defer { provider.stop() }
+        let server = try ServeProcess(data: dir.appendingPathComponent("data"),
+                                      arguments: ["--job-timeout", "1", "--provider-base-url", provider.baseURL],
+                                      environment: ["OPENAI_API_KEY": "sk-test-key"])
+        defer { _ = server.stop() }
+        let body = try JSONSerialization.data(withJSONObject: [
+            "book": try JSONSerialization.jsonObject(with: bookToIllustrate(pages: 2, withHero: false)),
+            "options": ["fillMissing": true, "provider": "openai", "png": false],
+        ])
+        let id = try await server.submit(body, type: "application/json")
+        let end = try await server.wait(id, timeout: 120)
+        let error = end["error"] as? [String: Any] ?? [:]
+        #expect(end["state"] as? String == "failed" && error["code"] as? String == "timedOut", "\(end)")
+        let message = error["message"] as? String ?? ""
+        #expect(message.contains("1 s"), "\(message)")
+        expectNoServerDetail(message, server)
+    }
 }

@@ -76,15 +76,30 @@ final class ServeProcess: @unchecked Sendable {
         var errorMessage: String { (json["error"] as? [String: Any])?["message"] as? String ?? "" }
     }
 
+    /// `headers` are sent as given, after the others (a test's own `Authorization` with `token: .some(nil)`).
+    /// A `stream` body is sent in chunks without a length, as a client that does not know it sends.
     func call(_ method: HTTPMethod, _ path: String, body: Data? = nil, type: String? = nil,
-              token: String?? = .none, client: String? = nil) async throws -> Reply {
+              token: String?? = .none, client: String? = nil, headers: [(String, String)] = [],
+              stream: Bool = false) async throws -> Reply {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
         let bearer: String? = token ?? self.token
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
         if let type { request.headers.add(name: "Content-Type", value: type) }
         if let client { request.headers.add(name: "X-Client", value: client) }
-        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            if stream {
+                let chunks = stride(from: 0, to: body.count, by: 64 * 1024).map { ByteBuffer(bytes: body[$0..<min($0 + 64 * 1024, body.count)]) }
+                let sequence = AsyncStream<ByteBuffer> { continuation in
+                    for chunk in chunks { continuation.yield(chunk) }
+                    continuation.finish()
+                }
+                request.body = .stream(sequence, length: .unknown)
+            } else {
+                request.body = .bytes(ByteBuffer(bytes: body))
+            }
+        }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
         let bytes = try await response.body.collect(upTo: 512 * 1024 * 1024)
         var headers: [String: String] = [:]

@@ -84,12 +84,29 @@ import BookTestSupport
             try await Task.sleep(nanoseconds: 50_000_000)
         }
         #expect(server.stop() == 0, "SIGTERM ends the service with status 0")
+        // What an export killed with its service leaves: temporaries beside its outputs, named
+        // with its PID, and scratch in its temporary folder.
+        let dead = try deadProcess()
+        let job = data.appendingPathComponent("jobs/\(id)")
+        let leftovers = [job.appendingPathComponent("out/.book.pdf.partial-\(dead)-1"),
+                         job.appendingPathComponent("out/pages/.pages.partial-\(dead)-2/page-1.png"),
+                         job.appendingPathComponent("preview/.page-1.pdf.partial-\(dead)-3"),
+                         job.appendingPathComponent("tmp/bookrender-\(dead)-scratch-4/part")]
+        for file in leftovers {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("left".utf8).write(to: file)
+        }
         try provider.hold(after: nil)
         server = try ServeProcess(data: data, arguments: arguments, environment: environment)
         defer { _ = server.stop() }
         let end = try await server.wait(id)
         #expect(end["state"] as? String == "done", "the checkpointed job runs again after the restart: \(end)")
         #expect(end["attempts"] as? Int == 2, "\(end)")
+        for file in leftovers {
+            #expect(!FileManager.default.fileExists(atPath: file.path), "\(file.path) is left after the restart")
+        }
+        let staging = job.appendingPathComponent("out/pages/.pages.partial-\(dead)-2")
+        #expect(!FileManager.default.fileExists(atPath: staging.path))
     }
 }
 
@@ -153,4 +170,13 @@ final class LoopbackProvider: @unchecked Sendable {
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: folder)
     }
+}
+
+/// The PID of a process that has ended, as a killed export's is once the service restarts.
+func deadProcess() throws -> Int32 {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/true")
+    try p.run()
+    p.waitUntilExit()
+    return p.processIdentifier
 }

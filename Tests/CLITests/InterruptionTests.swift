@@ -89,4 +89,34 @@ import BookTestSupport
             }
         }
     }
+
+    /// A crash (a fault or an abort, here sent from outside while the PDF is drawn) removes the
+    /// export's temporaries before the process ends by it, and the previous PDF stays.
+    @Test(arguments: [SIGSEGV, SIGILL, SIGBUS, SIGABRT])
+    func aCrashLeavesNoHalfWrittenFile(_ signal: Int32) throws {
+        let book = try OutputFixtures.sizeableMemoir()
+        let dir = try temporaryDirectory("crashed")
+        defer {
+            try? FileManager.default.removeItem(at: dir)
+            try? FileManager.default.removeItem(at: book.deletingLastPathComponent())
+        }
+        let pdf = dir.appendingPathComponent("book.pdf")
+        let previous = Data("%PDF-1.4 the previous file\n".utf8)
+        try previous.write(to: pdf)
+        let p = Process()
+        p.executableURL = try Repository.binary
+        p.arguments = ["export", book.path, "-o", pdf.path, "--workers", "2"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let reached = OutputFixtures.wait(for: p) { !OutputFixtures.temporaries(in: [dir]).isEmpty }
+        kill(p.processIdentifier, signal)
+        try p.waitForExit(within: 300, "the crashed export")
+        #expect(OutputFixtures.temporaries(in: [dir], process: p.processIdentifier) == [], "signal \(signal)")
+        #expect(try Data(contentsOf: pdf) == previous, "signal \(signal): the previous PDF")
+        if reached {
+            #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == signal,
+                    "ended with \(p.terminationStatus) (\(p.terminationReason == .exit ? "exit" : "signal"))")
+        }
+    }
 }

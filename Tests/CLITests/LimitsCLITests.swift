@@ -188,4 +188,20 @@ import BookRenderKit
         let check = try run("qpdf", ["--check", pdf.path])
         #expect(check.status == 0, "\(check.stderr.prefix(500))")
     }
+
+    /// A chapter title of 94,000 identical emoji, inside the limits: its line is wider than Int32's
+    /// range of Pango units (it once trapped and left a temporary file behind); the export ends
+    /// well, its PDF whole.
+    @Test func aTitleOfNinetyFourThousandEmojiExports() throws {
+        let dir = try temporaryDirectory("emoji-title")
+        let title = String(repeating: "🐻", count: 94_000)
+        let book = #"{"schema": 1, "kind": "storybook", "title": "Bears", "pages": [{"type": "chapter", "title": "\#(title)"}, {"type": "text", "text": "The end."}]}"#
+        try Data(book.utf8).write(to: dir.appendingPathComponent("book.json"))
+        let pdf = dir.appendingPathComponent("bears.pdf")
+        let r = try bookrender(["export", dir.appendingPathComponent("book.json").path, "-o", pdf.path])
+        #expect(r.status == 0, "\(r.stderr.suffix(500))")
+        let check = try run("qpdf", ["--check", pdf.path])
+        #expect(check.status == 0, "\(check.stderr.prefix(500))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("partial") } == [])
+    }
 }

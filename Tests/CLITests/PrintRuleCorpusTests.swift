@@ -151,7 +151,13 @@ import BookRenderKit
         let w = try write(folder, e, to: out, force: !e.compliant)
         try #require(w.status == 0, "\(folder): \(e.command ?? "export") --profile \(e.profile) exited \(w.status): \(w.stderr)")
 
-        let r = try bookrender(["preflight", out.path, "--profile", e.profile, "--json"] + coverFlag(e))
+        // A cover PDF is checked against the interior it wraps: the page count the cover was made for.
+        var sheet: [String] = []
+        if e.command == "cover" {
+            let pages = try #require(CoverSheetTests.interiorPages(w.stderr), "\(folder): \(w.stderr)")
+            sheet = ["--cover", "--pages", "\(pages)"]
+        }
+        let r = try bookrender(["preflight", out.path, "--profile", e.profile, "--json"] + sheet)
         let report = try decodeReport(r, "\(folder) (PDF)")
         if e.compliant {
             #expect(r.status == 0 && report.passed,

@@ -56,7 +56,7 @@ import BookRenderKit
         if flag == "--report" { args += ["--report", target] }
         let r = try bookrender(args)
         #expect(r.status == 73, "\(r.stderr)")
-        #expect(r.stderr.contains("an input of this export"), "\(r.stderr)")
+        #expect(r.stderr.contains("an input of this run"), "\(r.stderr)")
         #expect(try Data(contentsOf: book) == before)
     }
 
@@ -113,5 +113,66 @@ import BookRenderKit
         #expect(r.stderr.contains(victim.lastPathComponent) && r.stderr.contains("another kind of file"), "\(r.stderr)")
         #expect(try Data(contentsOf: victim) == photo)
         if which != "pdf" { #expect(!FileManager.default.fileExists(atPath: pdf.path), "nothing is written") }
+    }
+
+    /// Every command that writes a report refuses one aimed at an input of its run, through the
+    /// same check as export, and leaves that input as it was.
+    @Test(arguments: ["cover-book", "cover-picture", "import", "batch", "compare"])
+    func everyCommandRefusesAReportThatIsAnInput(_ which: String) throws {
+        let dir = try scratch(#"[{"type": "illustration", "image": "ok.jpg", "text": "Hello."}]"#)
+        let book = dir.appendingPathComponent("book.json")
+        var args: [String]
+        let victim: URL
+        switch which {
+        case "cover-book", "cover-picture":
+            victim = which == "cover-book" ? book : dir.appendingPathComponent("ok.jpg")
+            args = ["cover", book.path, "-o", dir.appendingPathComponent("cover.pdf").path, "--profile", "kdp", "--force",
+                    "--report", victim.path]
+        case "import":
+            victim = dir.appendingPathComponent("story.json")
+            try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent("apps/roger/story.json"), to: victim)
+            args = ["import", victim.path, "-o", dir.appendingPathComponent("imported.json").path, "--report", victim.path]
+        case "batch":
+            victim = dir.appendingPathComponent("jobs.jsonl")
+            try Data(#"{"input": "book.json", "output": "out/book.pdf"}"#.utf8).write(to: victim)
+            args = ["batch", victim.path, "--report", victim.path]
+        default:
+            let pages = dir.appendingPathComponent("pages")
+            _ = try bookrender(["export", book.path, "--png", pages.path, "--dpi", "20"])
+            victim = pages.appendingPathComponent("page-001.png")
+            args = ["compare", pages.path, pages.path, "--report", victim.path]
+        }
+        let before = try Data(contentsOf: victim)
+        let r = try bookrender(args)
+        #expect(r.status != 0, "\(which): \(r.stderr)")
+        #expect(r.stderr.contains(victim.path) || r.stderr.contains(victim.lastPathComponent), "\(which): \(r.stderr)")
+        #expect(try Data(contentsOf: victim) == before, "\(which) left its input as it was")
+        if which == "batch" { #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/book.pdf").path), "nothing rendered") }
+    }
+
+    /// `import` checks the book as `export` does: an app file whose pictures or texts export would
+    /// refuse is refused (65, naming the place) and no book is written.
+    @Test(arguments: ["svg", "garbage", "hugeText"])
+    func importRefusesWhatExportWouldRefuse(_ which: String) throws {
+        let dir = try temporaryDirectory("import-check")
+        var story = try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.samples.appendingPathComponent("apps/roger/story.json"))) as! [String: Any]
+        var pages = story["pages"] as! [[String: Any]]
+        switch which {
+        case "svg":
+            pages[1]["imageData"] = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>"#.utf8).base64EncodedString()
+        case "garbage":
+            pages[1]["imageData"] = Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).base64EncodedString()
+        default:
+            pages[1]["text"] = String(repeating: "word ", count: 400_000)
+        }
+        story["pages"] = pages
+        let input = dir.appendingPathComponent("story.json")
+        try JSONSerialization.data(withJSONObject: story).write(to: input)
+        let out = dir.appendingPathComponent("book.json")
+        let r = try bookrender(["import", input.path, "-o", out.path, "--extract-images"])
+        #expect(r.status == 65, "\(which): \(r.stderr)")
+        #expect(r.stderr.contains("pages[1]") || r.stderr.contains("page 2"), "\(which) names the page: \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path), "no book written")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("images").path), "no picture written")
     }
 }

@@ -8,80 +8,93 @@ import CQPDF
 enum PageTransparency {
     /// Indices (from 0) of the pages of `doc` that use transparency.
     static func pages(in doc: QPDFDocument) throws -> [Int] {
-        var found: [Int] = []
-        var known: [Int: Bool] = [:]
+        try found(in: doc).keys.sorted()
+    }
+
+    /// What each page that uses transparency uses, by page index (from 0): the first thing found,
+    /// named by its resource name and object number ("graphics state /GS1 (object 12) sets /ca 0.5").
+    static func found(in doc: QPDFDocument) throws -> [Int: String] {
+        var found: [Int: String] = [:]
+        var known: [Int: String] = [:]
         for i in 0..<(try doc.pageCount) {
             let page = try doc.page(i)
             guard let resources = try doc.inherited(page, "/Resources") else { continue }
-            if try uses(resources: resources, doc, &known) { found.append(i) }
+            if let what = try uses(resources: resources, doc, &known) { found[i] = what }
         }
         return found
     }
 
-    /// `known`: what the resources, forms and fonts already walked (by object number) came to,
-    /// so a picture used on every page is looked at once and a cycle ends.
-    private static func uses(resources: QPDFDocument.Handle, _ doc: QPDFDocument, _ known: inout [Int: Bool]) throws -> Bool {
+    /// `known`: what the resources, forms and fonts already walked (by object number) came to, ""
+    /// for nothing, so a picture used on every page is looked at once and a cycle ends.
+    private static func uses(resources: QPDFDocument.Handle, _ doc: QPDFDocument, _ known: inout [Int: String]) throws -> String? {
         try memo(resources, doc, &known) { known in
-            guard try doc.isDictionary(resources) else { return false }
-            for state in try doc.values(of: try doc.get(resources, "/ExtGState")) where try graphicsStateIsTransparent(state, doc) {
-                return true
+            guard try doc.isDictionary(resources) else { return nil }
+            for (key, state) in try doc.entries(of: try doc.get(resources, "/ExtGState")) {
+                if let what = try graphicsStateTransparency(state, doc) { return "graphics state \(key)\(try doc.objectLabel(state)) \(what)" }
             }
-            for xobject in try doc.values(of: try doc.get(resources, "/XObject")) {
-                if try xobjectUses(xobject, doc, &known) { return true }
+            for (key, xobject) in try doc.entries(of: try doc.get(resources, "/XObject")) {
+                if let what = try xobjectUses(xobject, named: key, doc, &known) { return what }
             }
-            for pattern in try doc.values(of: try doc.get(resources, "/Pattern")) {
+            for (key, pattern) in try doc.entries(of: try doc.get(resources, "/Pattern")) {
                 let dict = try doc.isStream(pattern) ? try doc.streamDictionary(pattern) : pattern
                 guard try doc.isDictionary(dict) else { continue }
-                if try graphicsStateIsTransparent(try doc.get(dict, "/ExtGState"), doc) { return true }
-                if try uses(resources: try doc.get(dict, "/Resources"), doc, &known) { return true }
+                if let what = try graphicsStateTransparency(try doc.get(dict, "/ExtGState"), doc) { return "pattern \(key) → graphics state \(what)" }
+                if let what = try uses(resources: try doc.get(dict, "/Resources"), doc, &known) { return "pattern \(key) → \(what)" }
             }
-            for font in try doc.values(of: try doc.get(resources, "/Font")) where try doc.isDictionary(font) {
+            for (key, font) in try doc.entries(of: try doc.get(resources, "/Font")) where try doc.isDictionary(font) {
                 // Type 3 glyphs (cairo's colour emoji) draw with resources of their own.
-                if try uses(resources: try doc.get(font, "/Resources"), doc, &known) { return true }
+                if let what = try uses(resources: try doc.get(font, "/Resources"), doc, &known) { return "Type 3 font \(key) → \(what)" }
             }
-            return false
+            return nil
         }
     }
 
-    private static func xobjectUses(_ xobject: QPDFDocument.Handle, _ doc: QPDFDocument, _ known: inout [Int: Bool]) throws -> Bool {
-        guard try doc.isStream(xobject) else { return false }
+    private static func xobjectUses(_ xobject: QPDFDocument.Handle, named key: String, _ doc: QPDFDocument,
+                                    _ known: inout [Int: String]) throws -> String? {
+        guard try doc.isStream(xobject) else { return nil }
         return try memo(xobject, doc, &known) { known in
             let dict = try doc.streamDictionary(xobject)
+            let label = key + (try doc.objectLabel(xobject))
             switch try doc.nameValue(try doc.get(dict, "/Subtype")) {
             case "/Image":
-                if try doc.has(dict, "/SMask") { return true }
-                return try doc.has(dict, "/SMaskInData") && doc.numberValue(try doc.get(dict, "/SMaskInData")) != 0
+                if try doc.has(dict, "/SMask") { return "image \(label) has a soft mask (/SMask)" }
+                if try doc.has(dict, "/SMaskInData"), try doc.numberValue(try doc.get(dict, "/SMaskInData")) != 0 {
+                    return "image \(label) has a soft mask in its data (/SMaskInData)"
+                }
+                return nil
             case "/Form":
-                if try doc.has(dict, "/Group") { return true }
-                return try uses(resources: try doc.get(dict, "/Resources"), doc, &known)
+                if try doc.has(dict, "/Group") { return "form \(label) is a transparency group (/Group)" }
+                return try uses(resources: try doc.get(dict, "/Resources"), doc, &known).map { "form \(label) → \($0)" }
             default:
-                return false
+                return nil
             }
         }
     }
 
-    private static func graphicsStateIsTransparent(_ state: QPDFDocument.Handle, _ doc: QPDFDocument) throws -> Bool {
-        guard try doc.isDictionary(state) else { return false }
-        if try doc.has(state, "/SMask"), try doc.nameValue(try doc.get(state, "/SMask")) != "/None" { return true }
+    /// What makes a graphics state transparent: "sets /ca 0.5", or nil.
+    static func graphicsStateTransparency(_ state: QPDFDocument.Handle, _ doc: QPDFDocument) throws -> String? {
+        guard try doc.isDictionary(state) else { return nil }
+        if try doc.has(state, "/SMask"), try doc.nameValue(try doc.get(state, "/SMask")) != "/None" { return "has a soft mask (/SMask)" }
         for key in ["/CA", "/ca"] where try doc.has(state, key) {
-            if try doc.numberValue(try doc.get(state, key)) < 1 { return true }
+            let alpha = try doc.numberValue(try doc.get(state, key))
+            if alpha < 1 { return "sets \(key) \(QPDFDocument.numberText(alpha))" }
         }
         if try doc.has(state, "/BM") {
             let mode = try doc.get(state, "/BM")
             // An array of modes: the first one the reader knows is used; ours all know Normal.
             let first = try doc.isArray(mode) ? try doc.item(mode, 0) : mode
-            if let name = try doc.nameValue(first), name != "/Normal", name != "/Compatible" { return true }
+            if let name = try doc.nameValue(first), name != "/Normal", name != "/Compatible" { return "sets blend mode \(name)" }
         }
-        return false
+        return nil
     }
 
-    private static func memo(_ object: QPDFDocument.Handle, _ doc: QPDFDocument, _ known: inout [Int: Bool],
-                             _ body: (inout [Int: Bool]) throws -> Bool) throws -> Bool {
+    private static func memo(_ object: QPDFDocument.Handle, _ doc: QPDFDocument, _ known: inout [Int: String],
+                             _ body: (inout [Int: String]) throws -> String?) throws -> String? {
         guard let id = try doc.objectID(object) else { return try body(&known) }
-        if let answer = known[id] { return answer }
-        known[id] = false
+        if let answer = known[id] { return answer.isEmpty ? nil : answer }
+        known[id] = ""
         let answer = try body(&known)
-        known[id] = answer
+        known[id] = answer ?? ""
         return answer
     }
 }
@@ -89,6 +102,11 @@ enum PageTransparency {
 extension QPDFDocument {
     /// The values of a dictionary (empty for anything else), in key order.
     func values(of dictionary: Handle) throws -> [Handle] {
+        try entries(of: dictionary).map(\.value)
+    }
+
+    /// The keys and values of a dictionary (empty for anything else), in key order.
+    func entries(of dictionary: Handle) throws -> [(key: String, value: Handle)] {
         guard try isDictionary(dictionary) else { return [] }
         var keys: [String] = []
         try call { q in
@@ -97,7 +115,12 @@ extension QPDFDocument {
                 if let key = qpdf_oh_dict_next_key(q) { keys.append(String(cString: key)) }
             }
         }
-        return try keys.map { try get(dictionary, $0) }
+        return try keys.map { ($0, try get(dictionary, $0)) }
+    }
+
+    /// " (object 12)" for an indirect object, "" for a direct one: where a finding can be looked up.
+    func objectLabel(_ h: Handle) throws -> String {
+        try objectID(h).map { " (object \($0))" } ?? ""
     }
 
     /// A name object's text with its slash, nil for anything else.

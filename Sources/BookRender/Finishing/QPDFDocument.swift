@@ -16,15 +16,22 @@ final class QPDFDocument {
     /// The file mapped into memory for qpdf, until `qpdf_cleanup`.
     private var mapped: (address: UnsafeMutableRawPointer, count: Int)?
 
+    /// What qpdf mended to read a damaged file opened `repairing`.
+    private(set) var repairs: [String] = []
+
     /// `mapping`: `url` is a file of this process's own, which nobody else cuts short while it is
     /// read (in a mapped file that would be a SIGBUS, not an error), so qpdf may read it from a map.
-    init(reading url: URL, mapping: Bool = false) throws {
+    /// `repairing`: a file only read and judged (a preflight), which qpdf may mend to read, saying
+    /// what in `repairs`; otherwise a damaged file is refused.
+    init(reading url: URL, mapping: Bool = false, repairing: Bool = false) throws {
         source = url.path
         data = qpdf_init()
         // We check every call ourselves; without this qpdf would also print errors on stderr.
         qpdf_silence_errors(data)
         // A damaged input would be silently repaired; a print file must not be.
-        qpdf_set_attempt_recovery(data, 0)
+        qpdf_set_attempt_recovery(data, repairing ? 1 : 0)
+        // Kept to be told as a finding, not printed.
+        if repairing { qpdf_set_suppress_warnings(data, 1) }
         // From memory: reading a file, qpdf seeks before almost every token it parses, tens of
         // thousands of lseek calls for a 300-page book.
         mapped = mapping ? Self.map(url.path) : nil
@@ -35,7 +42,11 @@ final class QPDFDocument {
         }
         try check("reading")
         let warnings = drainWarnings()
-        if !warnings.isEmpty {
+        if repairing {
+            repairs = warnings.map { w in
+                w.hasPrefix(url.path) ? String(w.dropFirst(url.path.count)).trimmingCharacters(in: CharacterSet(charactersIn: ": ")) : w
+            }
+        } else if !warnings.isEmpty {
             throw FinishingError("\(url.path) is damaged: \(warnings.joined(separator: "; "))")
         }
     }

@@ -2,17 +2,22 @@ import Foundation
 import BookBase
 import BookConfig
 
-/// Preflight of a PDF file against a print profile, read with poppler's own tools and Ghostscript
-/// (the same readers a print shop's checks are built on): page count and boxes from `pdfinfo -box`,
-/// the ink of the text as Ghostscript draws it (`PDFTextInk`), fonts from `pdffonts`, image
-/// resolution from `pdfimages -list`, and the file's size.
+/// Preflight of any PDF file against a print profile, read with poppler's own tools, qpdf and
+/// Ghostscript (the same readers a print shop's checks are built on): page count and boxes from
+/// `pdfinfo -box`; which boxes each page really has, transparency, colour spaces and the PDF/X
+/// keys from the objects (`PDFObjects`); the ink of the text as Ghostscript draws it
+/// (`PDFTextInk`); total ink, black text in four inks and content short of the bleed in
+/// Ghostscript's CMYK rendering (`renderedChecks`); a cover sheet against its spine
+/// (`coverSheet`); fonts from `pdffonts`, image resolution from `pdfimages -list`, and the file's size.
 ///
 /// Characters that could not be set are not looked for here: bookrender draws each as a box of
 /// hex digits in an ordinary font, which no reader tells from real digits, and finding `.notdef`
 /// in another program's PDF means decoding every font's encoding and content stream, which no
 /// poppler or Ghostscript tool reports. The book preflight finds them at layout.
 public enum PDFPreflight {
-    public static func check(_ pdf: URL, profile: PrintProfile) throws -> [PreflightFinding] {
+    /// `cover`: the file is a cover sheet for an interior of that many pages (one page, no
+    /// interior page-count or trim rule; its size against the spine formula instead).
+    public static func check(_ pdf: URL, profile: PrintProfile, cover: CoverSheet? = nil) throws -> [PreflightFinding] {
         let name = pdf.lastPathComponent
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: pdf.path) else {
             throw RenderError("\(pdf.path): no such file")
@@ -23,18 +28,24 @@ public enum PDFPreflight {
                 .flatMap({ Int($0.split(separator: " ").last ?? "") }) else {
             throw RenderError("\(pdf.path): not a PDF poppler can read")
         }
-        if let min = profile.pages.min, pages < min {
-            out.append(PreflightFinding(.error, .pageCount, file: name, "\(pages) pages; \(profile.name) prints at least \(min)"))
-        }
-        if let max = profile.pages.max, pages > max {
-            out.append(PreflightFinding(.error, .pageCount, file: name, "\(pages) pages; \(profile.name) prints at most \(max)"))
-        }
         let boxes = PageBoxes.parse(info)
-        out += trimAndPageCount(boxes: boxes, pages: pages, profile: profile, name: name)
-        if profile.hasBleed, let page = boxes.keys.sorted().first(where: { boxes[$0]?.trim == boxes[$0]?.media }) {
-            out.append(PreflightFinding(.error, .missingBoxes, page: page, file: name,
-                                        "no TrimBox inside the MediaBox: the printer cannot tell the trim from the bleed"))
+        var sheet: SheetGeometry?
+        if let cover {
+            let (findings, geometry) = try coverSheet(cover, boxes: boxes, pages: pages, profile: profile, name: name)
+            out += findings
+            sheet = geometry
+        } else {
+            if let min = profile.pages.min, pages < min {
+                out.append(PreflightFinding(.error, .pageCount, file: name, "\(pages) pages; \(profile.name) prints at least \(min)"))
+            }
+            if let max = profile.pages.max, pages > max {
+                out.append(PreflightFinding(.error, .pageCount, file: name, "\(pages) pages; \(profile.name) prints at most \(max)"))
+            }
+            out += trimAndPageCount(boxes: boxes, pages: pages, profile: profile, name: name)
         }
+        let objects = try PDFObjects.read(pdf, colour: profile.isCMYK)
+        out += boxesAndBleed(boxes: boxes, objects: objects, profile: profile, name: name, sheet: sheet)
+        out += objectFindings(objects, profile: profile, name: name)
         out += try PDFTextInk.outsideSafeArea(pdf, boxes: boxes, profile: profile, name: name)
         let fonts = try ReaderTool.run("pdffonts", [pdf.path]).split(separator: "\n").dropFirst(2)
         for line in fonts {
@@ -42,10 +53,12 @@ public enum PDFPreflight {
             guard cols.count >= 7 else { continue }
             let embedded = cols[cols.count - 5]
             if embedded != "yes" {
-                out.append(PreflightFinding(.error, .fontNotEmbedded, file: name, "font \(cols[0]) is not embedded"))
+                out.append(PreflightFinding(.error, .fontNotEmbedded, file: name,
+                    "font \(cols[0]) is not embedded; \(profile.name) prints only the fonts a file carries: embed every font (a subset will do)"))
             }
         }
         out += try picturesBelowResolution(pdf, profile: profile, name: name)
+        out += try renderedChecks(pdf, boxes: boxes, profile: profile, name: name, sheet: sheet)
         let bytes = (attributes[.size] as? NSNumber)?.doubleValue ?? 0
         if let limit = profile.maxFileSizeMB, bytes > limit * 1_048_576 {
             out.append(PreflightFinding(.error, .fileSize, file: name,
@@ -56,10 +69,13 @@ public enum PDFPreflight {
 }
 
 extension PDFPreflight {
-    /// MediaBox and TrimBox per page from `pdfinfo -box -f 1 -l N`.
+    /// MediaBox, TrimBox and BleedBox per page from `pdfinfo -box -f 1 -l N`, which gives a box a
+    /// page lacks as the one it defaults to (a TrimBox or BleedBox as the CropBox, itself the
+    /// MediaBox) and cuts each to the MediaBox.
     struct PageBoxes: Equatable {
         var media: [Double] = []
         var trim: [Double] = []
+        var bleed: [Double] = []
 
         static func parse(_ info: String) -> [Int: PageBoxes] {
             var out: [Int: PageBoxes] = [:]
@@ -71,6 +87,7 @@ extension PDFPreflight {
                 switch parts[2] {
                 case "MediaBox:": out[page, default: PageBoxes()].media = values
                 case "TrimBox:": out[page, default: PageBoxes()].trim = values
+                case "BleedBox:": out[page, default: PageBoxes()].bleed = values
                 default: break
                 }
             }

@@ -5,7 +5,8 @@ public struct PreflightFinding: Sendable, Equatable, Codable, CustomStringConver
     public enum Severity: String, Sendable, Codable { case error, warning }
     public enum Check: String, Sendable, Codable {
         case lowResolution, outsideSafeArea, stopsAtTrim, placeholder, pageCount, fontNotEmbedded, fileSize, missingBoxes, missingGlyph
-        case trimSize
+        case trimSize, mixedPageSizes, bleed, transparency, colourSpace, pdfx, totalInk, richBlackText
+        case coverSize, barcodeArea, spineText, foldColour, damagedFile
     }
     public var severity: Severity
     public var check: Check

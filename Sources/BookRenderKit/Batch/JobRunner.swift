@@ -38,6 +38,8 @@ public struct JobRunner: Sendable {
     public var report: URL?
     /// Told the child's PID once it runs, so a caller can stop it (cancel, shutdown).
     public var started: (@Sendable (Int32) -> Void)?
+    /// The child's environment; this process's own when nil.
+    public var environment: [String: String]?
 
     public init(executable: URL, timeout: Double? = nil) {
         self.executable = executable; self.timeout = timeout
@@ -79,6 +81,7 @@ public struct JobRunner: Sendable {
             p.arguments = args
         }
         p.standardInput = FileHandle.nullDevice
+        if let environment { p.environment = environment }
         var events: FileHandle?
         if let stdout {
             _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)

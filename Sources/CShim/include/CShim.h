@@ -10,4 +10,6 @@
 #include "shim_beneath.h"
 #include "shim_pango_metrics.h"
 #include "shim_temporaries.h"
+#include "shim_json_text.h"
+#include "shim_interrupt.h"
 #endif

@@ -46,6 +46,14 @@ void shim_temporaries_end_critical(void);
  * touch the registry meanwhile wait for the end. */
 void shim_temporaries_stop(int signal);
 
+/* Installs, for the faults and aborts that end a process (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+ * SIGABRT, SIGTRAP), a handler that removes every file and folder recorded and kills the children,
+ * waiting for nothing (the crashing thread may be the one inside a critical section), then lets
+ * the handler that was there before, or the default action, take the signal: a crash leaves no
+ * half-written output behind. It runs on a stack of its own, so a stack overflow is handled too.
+ * For programs, like `shim_temporaries_stop`; the library never calls it. Returns 0, or -1. */
+int shim_temporaries_install_crash_cleanup(void);
+
 /* Whether a stop is under way; a thread that is about to end the process another way (exit after
  * an error that the stop caused) calls `shim_temporaries_wait_if_stopping` first. */
 int shim_temporaries_stopping(void);
