@@ -57,7 +57,8 @@ let package = Package(
         .target(name: "BookConfig", dependencies: ["BookModel"]),
         .target(name: "BookResolve", dependencies: ["BookBase", "BookModel", "BookConfig", "CShim"]),
         .target(name: "BookLayout", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
-        .target(name: "BookRender", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF", "CContentColour"]),
+        .target(name: "BookRender", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF", "CContentColour",
+                                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(name: "BookCompare", dependencies: ["BookBase", "CShim", "CGraphics"]),
         // HTTP to the services that take a key (image providers, the printer): origins a key may
         // go to, redirects kept within them, proxies, keys kept out of messages.

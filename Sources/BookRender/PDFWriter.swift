@@ -85,13 +85,15 @@ final class PDFPageStream {
 
     /// `text`: glyph runs, whose text is the book's (Pango's drawing keeps soft hyphens and
     /// decorations in the text; a test holds both to the same pixels). `threads`: above 1,
-    /// pictures are copied into the file on a thread of their own.
+    /// pictures are copied into the file on a thread of their own. `pictures`: where the pictures
+    /// come from, when not the book's own files.
     init(into file: URL, for target: URL, document: PDFDocument, opaque: Bool,
-         text: PageDrawer.TextDrawing = .glyphRunsMadeHere, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+         text: PageDrawer.TextDrawing = .glyphRunsMadeHere, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+         pictures: ImageSources? = nil) throws {
         sink = try PDFSink(file, name: target, copyingOnAThread: threads > 1, marksArtifacts: document.tagged)
         self.document = document
         let media = document.geometry.mediaSize(trim: document.trim)
-        drawer = PageDrawer(images: PDFImageSources(sink: sink), opaque: opaque, text: text, tagged: document.tagged)
+        drawer = PageDrawer(images: pictures ?? PDFImageSources(sink: sink), opaque: opaque, text: text, tagged: document.tagged)
         surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
             // Called for every few bytes cairo writes: the sink, kept alive by its stream, is
             // used without retaining it each time.

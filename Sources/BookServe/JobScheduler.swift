@@ -72,7 +72,7 @@ actor JobScheduler {
                                 profile: job.options.profile,
                                 options: JobOptions(theme: job.options.theme, strict: job.options.strict, force: job.options.force,
                                                     png: job.options.wantsPNG ? folder.pages.path : nil,
-                                                    dpi: job.options.wantsPNG ? job.options.dpi ?? 150 : nil))
+                                                    dpi: job.options.wantsPNG ? job.options.pngDPI : nil))
         // A thread of its own: it waits on the child, and the child's death signal is tied to it.
         var preview: (JobRunner, BatchJob)?
         if job.options.wantsFirstPage {
@@ -102,6 +102,7 @@ actor JobScheduler {
         let folder = JobFolder(jobs: config.jobsFolder, id: job.id)
         var runner = JobRunner(executable: config.executable, timeout: config.jobTimeout)
         var extra = config.limitArguments + ["--events"]
+        if let n = job.options.preview { extra += ["--preview", "\(n)"] }
         if job.options.fillMissing == true {
             extra += ["--fill-missing", "--provider", job.options.provider ?? "local", "--cache", config.cacheFolder.path]
             if let m = job.options.model { extra += ["--model", m] }

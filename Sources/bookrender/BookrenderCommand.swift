@@ -45,7 +45,19 @@ struct Bookrender: ParsableCommand {
             try? ResultOutput(command: "version", json: true).emit(VersionBody())
             Foundation.exit(0)
         }
-        main(nil)
+        main(optionalValues(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// `export --preview` with no number shows one page: the parser wants a value for every
+    /// option, so the 1 is written in.
+    static func optionalValues(_ arguments: [String]) -> [String] {
+        guard arguments.first == "export" else { return arguments }
+        var out: [String] = []
+        for (i, word) in arguments.enumerated() {
+            out.append(word)
+            if word == "--preview", i + 1 == arguments.count || Int(arguments[i + 1]) == nil { out.append("1") }
+        }
+        return out
     }
 
     /// `bookrender exprot …`: the parser would call the word an unexpected argument; name the
