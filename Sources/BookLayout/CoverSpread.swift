@@ -50,15 +50,19 @@ public enum CoverSpread {
         front.profile?.marks.margin = Length(points: 0)
         let ctx = LayoutContext(book: front, typesetter: typesetter)
         CoverTemplate.layout(ctx)
-        let frontItems = ctx.pages[0].items.map { $0.translated(dx: w + spine, dy: 0) }
+        // A book bound on the right has its front on the left of the spine and its back on the right.
+        let rightBound = book.bindsOnRight
+        let frontItems = ctx.pages[0].items.map { $0.translated(dx: rightBound ? 0 : w + spine, dy: 0) }
+        let backShift = rightBound ? w + spine : 0
 
         var items: [PageItem] = []
         let palette = book.tokens.palette
-        items.append(.fill(Fill(rect: Rect(x: -bleed, y: -bleed, width: w + bleed, height: h + 2 * bleed), color: palette.wash)))
+        items.append(.fill(Fill(rect: Rect(x: rightBound ? w + spine : -bleed, y: -bleed, width: w + bleed, height: h + 2 * bleed),
+                                color: palette.wash)))
         let safety = max(profile.safety.points, 18)
-        let barcode = Rect(x: w - safety - barcodeSize.width, y: h - safety - barcodeSize.height,
+        let barcode = Rect(x: backShift + w - safety - barcodeSize.width, y: h - safety - barcodeSize.height,
                            width: barcodeSize.width, height: barcodeSize.height)
-        items += backItems(book, width: w, safety: safety, above: barcode.y, ctx)
+        items += backItems(book, width: w, safety: safety, above: barcode.y, ctx).map { $0.translated(dx: backShift, dy: 0) }
         items += frontItems
         // The binder may fold anywhere within the variance of each fold: the spine's colour runs
         // that far onto both panels, so no change of colour sits where a fold may fall.

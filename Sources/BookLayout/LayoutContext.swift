@@ -29,7 +29,11 @@ final class LayoutContext {
     var pageRect: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 
     /// Bleed and marks for print; `.none` for plain output, where the bleed rect is the page.
-    var geometry: PrintGeometry { PrintGeometry(book.profile) }
+    var geometry: PrintGeometry {
+        var g = PrintGeometry(book.profile)
+        g.bindsOnRight = book.bindsOnRight
+        return g
+    }
 
     /// What a full-bleed picture or background must cover: the page plus its bleed.
     func bleedRect(for number: Int) -> Rect { geometry.bleedRect(page: number, trim: book.trim) }
@@ -38,11 +42,12 @@ final class LayoutContext {
     /// lines hold the theme's measure (see `MeasureFit`).
     var measureInset = (inner: 0.0, outer: 0.0)
 
-    /// The text area of a page: the inner margin is on the binding side (left on right-hand pages).
+    /// The text area of a page: the inner margin is on the binding side (left on right-hand pages;
+    /// right on an odd page of a book bound on the right).
     func contentRect(for number: Int) -> Rect {
         let m = book.margins
         let inner = m.inner + measureInset.inner, outer = m.outer + measureInset.outer
-        let left = number % 2 == 1 ? inner : outer
+        let left = (number % 2 == 1) != book.bindsOnRight ? inner : outer
         return Rect(x: left, y: m.top, width: width - inner - outer, height: height - m.top - m.bottom)
     }
 
@@ -50,7 +55,8 @@ final class LayoutContext {
     @discardableResult
     func addPage(_ role: PageRole, source: Int?, items: [PageItem] = []) -> Int {
         let background = PageItem.fill(Fill(rect: bleedRect(for: nextNumber), color: palette.background))
-        pages.append(PageNode(number: nextNumber, role: role, sourcePage: source, items: [background] + items))
+        pages.append(PageNode(number: nextNumber, role: role, sourcePage: source, items: [background] + items,
+                              bindsOnRight: book.bindsOnRight))
         return pages.count - 1
     }
 

@@ -8,6 +8,8 @@ public struct PageTree {
     public var trim: TrimSize
     /// Bleed and marks around the trim in the PDF (none for plain output).
     public var geometry: PrintGeometry = .none
+    /// Bound on the right: viewers show its spreads right to left.
+    public var bindsOnRight: Bool { geometry.bindsOnRight }
     public var pages: [PageNode]
     /// Resolve's findings plus layout's own (placeholders, missing glyphs, inserted blank pages).
     public var findings: [Finding]
@@ -80,11 +82,15 @@ public struct PageNode {
     /// How the page's picture is cropped and its text placed, when it shows one.
     public var art: [ArtPlacement] = []
 
-    public var side: PageSide { number % 2 == 1 ? .right : .left }
+    public var side: PageSide { (number % 2 == 1) != bindsOnRight ? .right : .left }
 
-    public init(number: Int, role: PageRole, sourcePage: Int?, items: [PageItem] = []) {
+    public init(number: Int, role: PageRole, sourcePage: Int?, items: [PageItem] = [], bindsOnRight: Bool = false) {
         self.number = number; self.role = role; self.sourcePage = sourcePage; self.items = items
+        self.bindsOnRight = bindsOnRight
     }
+
+    /// The book is bound on the right, so odd pages are left-hand pages.
+    public var bindsOnRight = false
 
     /// The text of every text box on the page, in drawing order (soft hyphens included).
     public var text: String {

@@ -22,10 +22,12 @@ public struct PrintGeometry: Sendable, Equatable {
                   outer: p.bleed.outer.points, marks: p.marks.margin.points)
     }
 
-    /// Bleed on the left and right edges of a page: the outside edge of a left-hand (even) page is
-    /// its left.
+    /// Pages bound on the right (a book read right to left): an odd page is a left-hand page.
+    public var bindsOnRight = false
+
+    /// Bleed on the left and right edges of a page: the outside edge of a left-hand page is its left.
     public func sides(page number: Int) -> (left: Double, right: Double) {
-        number % 2 == 0 ? (outer, inner) : (inner, outer)
+        (number % 2 == 0) != bindsOnRight ? (outer, inner) : (inner, outer)
     }
 
     /// The bleed box in trim coordinates.

@@ -50,7 +50,12 @@ public struct BookFormat: Codable, Sendable, Equatable {
     /// A preset name ("8.25x11", "a4", "3:4", …) or an explicit size.
     public var trim: TrimSpec?
     public var margins: Margins?
-    public init(trim: TrimSpec? = nil, margins: Margins? = nil) { self.trim = trim; self.margins = margins }
+    /// The side the pages are bound on: "left" or "right" (Arabic, Hebrew, Persian, Urdu and other
+    /// books written right to left open the other way). Default: the language's.
+    public var binding: String?
+    public init(trim: TrimSpec? = nil, margins: Margins? = nil, binding: String? = nil) {
+        self.trim = trim; self.margins = margins; self.binding = binding
+    }
 }
 
 public enum TrimSpec: Codable, Sendable, Equatable {

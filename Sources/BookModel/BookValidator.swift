@@ -62,6 +62,9 @@ public enum BookValidator {
     // MARK: parts
 
     private static func checkFormat(_ format: BookFormat?, _ path: PathBuilder, _ v: inout Checks) {
+        if let binding = format?.binding, binding != "left", binding != "right" {
+            v.error(path.key("binding"), "\"\(binding)\" is no binding side; give \"left\" or \"right\" (or leave it out: the book's language decides)")
+        }
         guard let trim = format?.trim else { return }
         switch trim {
         case .preset(let name):

@@ -76,6 +76,7 @@ public enum PrintPDF {
         plan.metadata = XMPMetadata(title: tree.title, author: tree.author, subject: tree.subtitle, keywords: tree.keywords,
                                     language: tree.language, date: tree.created.flatMap { PDFDate(iso8601: $0) })
         plan.displaysTitle = !tree.title.isEmpty
+        plan.readsRightToLeft = tree.bindsOnRight
         // PDF/UA-1 is claimed only for a whole structure: a title, a language, every figure described.
         if tagged, !tree.title.isEmpty, !tree.language.isEmpty, plan.figureAltTexts?.allSatisfy({ !$0.isEmpty }) ?? false {
             plan.metadata?.pdfUAPart = 1

@@ -117,3 +117,15 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
         return (parts + [message]).joined(separator: ": ")
     }
 }
+
+extension ResolvedBook {
+    /// Whether the book is bound on the right: its pages turn from left to right, page 1 is a
+    /// left-hand page and each spread's first page its right-hand one.
+    public var bindsOnRight: Bool {
+        if let binding = book.format?.binding { return binding == "right" }
+        return Self.rightToLeftLanguages.contains(language.split(separator: "-").first.map { $0.lowercased() } ?? "")
+    }
+
+    /// Languages written right to left, whose books bind on the right.
+    public static let rightToLeftLanguages: Set<String> = ["ar", "he", "iw", "fa", "ur", "yi", "ps", "dv", "ckb", "sd", "ug", "syr"]
+}

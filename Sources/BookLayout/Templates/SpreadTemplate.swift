@@ -16,8 +16,10 @@ struct SpreadTemplate: PageTemplate {
     func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
         ctx.startOn(.left, source: page.index,
                     why: "before the spread: it would start on a right-hand page, and its two halves must face each other across the fold (left, then right)")
-        let left = ctx.addPage(.spreadLeft, source: page.index)
-        let right = ctx.addPage(.spreadRight, source: page.index)
+        // The spread's first page is its left one, or its right one in a book bound on the right.
+        let first = ctx.addPage(ctx.book.bindsOnRight ? .spreadRight : .spreadLeft, source: page.index)
+        let second = ctx.addPage(ctx.book.bindsOnRight ? .spreadLeft : .spreadRight, source: page.index)
+        let (left, right) = ctx.book.bindsOnRight ? (second, first) : (first, second)
         let w = ctx.width, h = ctx.height
         // Both pages share one frame in spread coordinates; the right page sees it shifted by a page width.
         let leftBleed = ctx.bleedRect(for: ctx.pages[left].number), rightBleed = ctx.bleedRect(for: ctx.pages[right].number)
@@ -49,7 +51,10 @@ struct SpreadTemplate: PageTemplate {
         }
         let heading = ctx.carriedHeading
         ctx.carriedHeading = nil
-        let texts = [(left, spread.leftText ?? spread.text, 0.0, heading), (right, spread.rightText, w, nil)]
+        // A single text and a carried heading go where the spread is read first.
+        let texts = ctx.book.bindsOnRight
+            ? [(left, spread.leftText, 0.0, nil), (right, spread.rightText ?? spread.text, w, heading)]
+            : [(left, spread.leftText ?? spread.text, 0.0, heading), (right, spread.rightText, w, nil)]
         let sides = texts.map { index, text, offset, heading in
             (index: index, offset: offset,
              words: IllustrationTemplate.Words(heading: heading, caption: nil, body: text.flatMap { $0.isEmpty ? nil : $0 }))

@@ -108,6 +108,8 @@ public struct FinishingPlan: Sendable, Equatable {
     /// `/ViewerPreferences << /DisplayDocTitle true >>`: viewers show the title rather than the
     /// file's name, as PDF/UA asks (ISO 14289-1, 7.1).
     public var displaysTitle = false
+    /// `/ViewerPreferences << /Direction /R2L >>`: a book bound on the right, its spreads shown right to left.
+    public var readsRightToLeft = false
     /// Replaces the catalog's `/OutputIntents` with this one.
     public var outputIntent: OutputIntent?
     /// false: the file must have no transparency (PDF/X-1a, KDP, Lulu). cairo's page groups go,

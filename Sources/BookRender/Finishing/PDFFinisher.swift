@@ -190,10 +190,11 @@ public enum PDFFinisher {
         let root = try doc.root()
         if let language = plan.language { try doc.set(root, "/Lang", try doc.text(language)) }
         if let layout = plan.pageLayout { try doc.set(root, "/PageLayout", try doc.name(layout.rawValue)) }
-        if plan.displaysTitle {
+        if plan.displaysTitle || plan.readsRightToLeft {
             var preferences = try doc.get(root, "/ViewerPreferences")
             if try !doc.isDictionary(preferences) { preferences = try doc.dictionary() }
-            try doc.set(preferences, "/DisplayDocTitle", try doc.boolean(true))
+            if plan.displaysTitle { try doc.set(preferences, "/DisplayDocTitle", try doc.boolean(true)) }
+            if plan.readsRightToLeft { try doc.set(preferences, "/Direction", try doc.name("R2L")) }
             try doc.set(root, "/ViewerPreferences", preferences)
         }
         if let mode = plan.pageMode ?? (plan.outline.isEmpty ? nil : .useOutlines) {

@@ -21,6 +21,8 @@ struct PDFObjects {
     var outputIntents: [(subtype: String, described: Bool)] = []
     /// What qpdf had to mend to read the file (a broken cross-reference table, a bad length).
     var repairs: [String] = []
+    /// `/ViewerPreferences /Direction /R2L`: a book bound on the right, whose odd pages are left-hand pages.
+    var readsRightToLeft = false
 
     /// `colour`: look for RGB content too (a printer that takes only CMYK and grey).
     static func read(_ pdf: URL, colour: Bool) throws -> PDFObjects {
@@ -46,6 +48,10 @@ struct PDFObjects {
         let info = try doc.get(trailer, "/Info")
         for (key, value) in try doc.entries(of: info) {
             if try doc.isString(value) { out.info[key] = try doc.utf8(value) } else if let name = try doc.nameValue(value) { out.info[key] = name }
+        }
+        let preferences = try doc.get(try doc.root(), "/ViewerPreferences")
+        if try doc.isDictionary(preferences) {
+            out.readsRightToLeft = try doc.nameValue(try doc.get(preferences, "/Direction")) == "/R2L"
         }
         let intents = try doc.get(try doc.root(), "/OutputIntents")
         if try doc.isArray(intents) {

@@ -23,13 +23,13 @@ extension PDFPreflight {
             let t = b.trim
             let have = ["left": t[0] - max(bleed[0], b.media[0]), "right": min(bleed[2], b.media[2]) - t[2],
                         "top": min(bleed[3], b.media[3]) - t[3], "bottom": t[1] - max(bleed[1], b.media[1])]
-            let wanted = bleedWanted(page: page, profile: profile, sheet: sheet)
+            let wanted = bleedWanted(page: page, profile: profile, sheet: sheet, bindsOnRight: objects.readsRightToLeft)
             // Half a point: boxes written to the hundredth of an inch.
             let short = wanted.filter { $0.points > 0 && (have[$0.side] ?? 0) < $0.points - 0.5 }
             guard !short.isEmpty else { continue }
             func side(_ s: String) -> String {
                 guard sheet == nil, s == "left" || s == "right" else { return s }
-                let outside = (page % 2 == 1) == (s == "right")
+                let outside = ((page % 2 == 1) != objects.readsRightToLeft) == (s == "right")
                 return outside ? "outside (\(s))" : "binding (\(s))"
             }
             let sides = short.map(\.side)

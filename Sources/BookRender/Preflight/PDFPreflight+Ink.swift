@@ -12,7 +12,7 @@ extension PDFPreflight {
     /// in four inks (a CMYK printer's), content that reaches a trim edge but stops short of the
     /// bleed, and on a cover sheet the barcode area, the spine's text and the colours at the folds.
     static func renderedChecks(_ pdf: URL, boxes: [Int: PageBoxes], profile: PrintProfile, name: String,
-                               sheet: SheetGeometry?) throws -> [PreflightFinding] {
+                               sheet: SheetGeometry?, bindsOnRight: Bool = false) throws -> [PreflightFinding] {
         var out: [PreflightFinding] = []
         guard sheet != nil || profile.maxInk != nil || profile.isCMYK || profile.hasBleed else { return [] }
         let dpi = sheet == nil ? interiorDPI : coverDPI
@@ -24,7 +24,7 @@ extension PDFPreflight {
             }
             if profile.isCMYK, let bare, let f = richBlackText(full, bare, page: page, profile: profile, name: name) { out.append(f) }
             if b.trim.count == 4 {
-                out += stopsShortOfBleed(full, frame: frame, trim: b.trim, page: page, sides: bleedWanted(page: page, profile: profile, sheet: sheet),
+                out += stopsShortOfBleed(full, frame: frame, trim: b.trim, page: page, sides: bleedWanted(page: page, profile: profile, sheet: sheet, bindsOnRight: bindsOnRight),
                                          profile: profile, name: name)
             }
             if let sheet, page == 1 {
@@ -87,11 +87,13 @@ extension PDFPreflight {
 
     /// The bleed the printer wants beyond each edge of a page's trim: on an interior the outside
     /// edge is the right of a right-hand (odd) page; a cover sheet has the same bleed all round.
-    static func bleedWanted(page: Int, profile: PrintProfile, sheet: SheetGeometry?) -> [(side: String, points: Double)] {
+    static func bleedWanted(page: Int, profile: PrintProfile, sheet: SheetGeometry?,
+                            bindsOnRight: Bool = false) -> [(side: String, points: Double)] {
         if let sheet { return ["left", "right", "top", "bottom"].map { ($0, sheet.bleed) } }
         let b = profile.bleed
-        let left = page % 2 == 1 ? b.inner.points : b.outer.points
-        let right = page % 2 == 1 ? b.outer.points : b.inner.points
+        let bindingOnLeft = (page % 2 == 1) != bindsOnRight
+        let left = bindingOnLeft ? b.inner.points : b.outer.points
+        let right = bindingOnLeft ? b.outer.points : b.inner.points
         return [("left", left), ("right", right), ("top", b.top.points), ("bottom", b.bottom.points)]
     }
 

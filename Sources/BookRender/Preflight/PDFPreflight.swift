@@ -46,7 +46,7 @@ public enum PDFPreflight {
         let objects = try PDFObjects.read(pdf, colour: profile.isCMYK)
         out += boxesAndBleed(boxes: boxes, objects: objects, profile: profile, name: name, sheet: sheet)
         out += objectFindings(objects, profile: profile, name: name)
-        out += try PDFTextInk.outsideSafeArea(pdf, boxes: boxes, profile: profile, name: name)
+        out += try PDFTextInk.outsideSafeArea(pdf, boxes: boxes, profile: profile, name: name, bindsOnRight: objects.readsRightToLeft)
         let fonts = try ReaderTool.run("pdffonts", [pdf.path]).split(separator: "\n").dropFirst(2)
         for line in fonts {
             let cols = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -58,7 +58,7 @@ public enum PDFPreflight {
             }
         }
         out += try picturesBelowResolution(pdf, profile: profile, name: name)
-        out += try renderedChecks(pdf, boxes: boxes, profile: profile, name: name, sheet: sheet)
+        out += try renderedChecks(pdf, boxes: boxes, profile: profile, name: name, sheet: sheet, bindsOnRight: objects.readsRightToLeft)
         let bytes = (attributes[.size] as? NSNumber)?.doubleValue ?? 0
         if let limit = profile.maxFileSizeMB, bytes > limit * 1_048_576 {
             out.append(PreflightFinding(.error, .fileSize, file: name,

@@ -85,12 +85,13 @@ public enum PDFTextInk {
     /// Pages whose text ink comes closer to the trim than the safety distance (on the binding side,
     /// the gutter the printer's table asks for, as the book preflight measures), one finding per
     /// page, naming the word (from `pdftotext -bbox`) nearest the edge the ink comes closest to.
-    static func outsideSafeArea(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes], profile: PrintProfile, name: String) throws -> [PreflightFinding] {
+    static func outsideSafeArea(_ pdf: URL, boxes: [Int: PDFPreflight.PageBoxes], profile: PrintProfile, name: String,
+                                bindsOnRight: Bool = false) throws -> [PreflightFinding] {
         let insets = profile.safeInsets(pageCount: boxes.count)
         func edge(_ ink: Rect, page: Int) -> (edge: String, distance: Double, wanted: Double)? {
             guard let t = boxes[page]?.trim, t.count == 4 else { return nil }
             let trim = Rect(x: 0, y: 0, width: t[2] - t[0], height: t[3] - t[1])
-            let safe = PageTreePreflight.safeRect(page: page, trim: trim, insets: insets)
+            let safe = PageTreePreflight.safeRect(page: page, trim: trim, insets: insets, bindsOnRight: bindsOnRight)
             return PageTreePreflight.nearestEdge(ink, safe: safe, trim: trim)
         }
         // The coarse reading clears most pages; only those it puts near the line are read finely.

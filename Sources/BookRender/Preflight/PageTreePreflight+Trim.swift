@@ -18,10 +18,13 @@ extension PageTreePreflight {
         return out
     }
 
-    /// The trim less the printer's distances, the binding side on the left of a right-hand (odd) page.
-    static func safeRect(page number: Int, trim: Rect, insets: (top: Double, bottom: Double, inner: Double, outer: Double)) -> Rect {
-        let left = number % 2 == 1 ? insets.inner : insets.outer
-        let right = number % 2 == 1 ? insets.outer : insets.inner
+    /// The trim less the printer's distances, the binding side on the left of an odd page (its
+    /// right in a book bound on the right).
+    static func safeRect(page number: Int, trim: Rect, insets: (top: Double, bottom: Double, inner: Double, outer: Double),
+                         bindsOnRight: Bool = false) -> Rect {
+        let bindingOnLeft = (number % 2 == 1) != bindsOnRight
+        let left = bindingOnLeft ? insets.inner : insets.outer
+        let right = bindingOnLeft ? insets.outer : insets.inner
         return Rect(x: trim.x + left, y: trim.y + insets.top,
                     width: trim.width - left - right, height: trim.height - insets.top - insets.bottom)
     }

@@ -61,7 +61,7 @@ public enum PageTreePreflight {
     /// mark or the slug, which belong there.
     static func textOutsideSafeArea(on page: PageNode, trim size: TrimSize, pageCount: Int, profile: PrintProfile) -> [PreflightFinding] {
         let trim = Rect(x: 0, y: 0, width: size.width, height: size.height)
-        let safe = safeRect(page: page.number, trim: trim, insets: profile.safeInsets(pageCount: pageCount))
+        let safe = safeRect(page: page.number, trim: trim, insets: profile.safeInsets(pageCount: pageCount), bindsOnRight: page.bindsOnRight)
         var out: [PreflightFinding] = []
         for box in page.textBoxes {
             let lines = box.inkLines.filter { $0.ink.maxX > trim.x && $0.ink.x < trim.maxX && $0.ink.maxY > trim.y && $0.ink.y < trim.maxY }
