@@ -61,6 +61,8 @@ struct Batch: ParsableCommand {
     }
 
     func run() throws {
+        // A signal lets the running exports end and be reported before the batch ends by it.
+        Interruption.install(BookRenderKit.batchStopHandler)
         let sourceURL = URL(fileURLWithPath: source)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: sourceURL.path, isDirectory: &isDir) else {
@@ -110,6 +112,7 @@ struct Batch: ParsableCommand {
             Console.error("error: cannot write the summary \(summary ?? "-"): \(error.message)")
         }
         Console.error(result.text)
+        BatchRunner.endIfCancelled()
         if result.failed > 0 { throw ExitCode(1) }
         // Whoever asked for the summary reads it to know what happened: without it the run failed.
         if summaryFailed { throw ExitCode(73) }

@@ -7,9 +7,10 @@ import BookRenderKit
 enum Interruption {
     static let signals = [SIGINT, SIGTERM, SIGHUP]
 
-    static func install() {
+    /// `handler`: a batch installs `BookRenderKit.batchStopHandler`, which lets its jobs end.
+    static func install(_ handler: @convention(c) (Int32) -> Void = BookRenderKit.stopHandler) {
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = BookRenderKit.stopHandler
+        action.__sigaction_handler.sa_handler = handler
         // One stop at a time: a second signal waits until the first has ended the process.
         sigemptyset(&action.sa_mask)
         for signal in signals { sigaddset(&action.sa_mask, signal) }

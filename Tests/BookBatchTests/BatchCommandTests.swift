@@ -73,6 +73,18 @@ import BookTestSupport
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path), "a job ran")
     }
 
+    /// An export that ends before it can write its report (its flags refused) is reported with the
+    /// error it printed, not only its exit code.
+    @Test func anExportThatFailsBeforeItsReportIsReportedWithItsOwnError() throws {
+        let (dir, manifest) = try corpus(1)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(#"{"input": "books/b1/book.json", "output": "out/b1.pdf", "options": {"pages": "seven"}}"#.utf8).write(to: manifest)
+        let (r, summary, _) = try batch([manifest.path])
+        #expect(r.status == 1, "\(r.stderr)")
+        let error = try #require(summary?.jobs.first?.error)
+        #expect(error.contains("seven") && !error.contains("without a report"), "\(error)")
+    }
+
     @Test func aKilledBatchResumesWithOnlyWhatWasLeft() throws {
         let count = 6
         let (dir, manifest) = try corpus(count)
