@@ -204,9 +204,14 @@ final class PageDrawer {
             clusters.removeAll(keepingCapacity: true)
         }
         var runs = runs
-        // Into a PDF, a compound broken after its hyphen is one word in the text (see `joiningCompounds`).
+        // Into a PDF, a word or token broken across lines with no hyphen added is one word in the
+        // text (see `joiningBrokenTokens`).
         if withText && t.isBookText && !t.lines.isEmpty && t.lines.upperBound <= runs.count {
-            runs.replaceSubrange(t.lines, with: GlyphRun.joiningCompounds(Array(runs[t.lines])))
+            let continues = t.lines.map { i in
+                let line = t.layout.lines[i]
+                return line.indexInParagraph + 1 < line.paragraphLineCount && !line.text.hasSuffix("\u{2028}")
+            }
+            runs.replaceSubrange(t.lines, with: GlyphRun.joiningBrokenTokens(Array(runs[t.lines]), continues: continues))
         }
         // Looked up once per box: a box of emoji alone would otherwise be searched once per run.
         let plainFont = runs.joined().first { !$0.colorGlyphs }?.font.pointer
