@@ -95,7 +95,9 @@ enum RunText {
             byte = end
             clusters[c].num_bytes += Int32(carried)
             carried = 0
-            guard clusters[c].num_glyphs == 1, c + 1 < clusters.count, clusters[c + 1].num_glyphs > 0,
+            // A one-byte cluster is no ligature; most clusters are, so they are passed by before
+            // their characters are gathered.
+            guard end - start > 1, clusters[c].num_glyphs == 1, c + 1 < clusters.count, clusters[c + 1].num_glyphs > 0,
                   clusters[c + 1].num_bytes > 0 else { continue }
             let characters = starts(of: text, start..<end)
             guard characters.count > 1, let last = characters.last,
