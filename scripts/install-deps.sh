@@ -21,6 +21,7 @@ packages=(
   poppler-utils qpdf libjpeg-turbo-progs imagemagick
   fonts-dejavu-core  # a face outside the font set, for the book-fonts tests
   python3-jsonschema python3-yaml  # schema checks (python3-yaml: the service's OpenAPI document)
+  python3-pip  # the Python packages of scripts/test-requirements.txt (below)
   strace  # the test that a hostile book folder opens nothing outside it
   openssl  # a self-signed certificate for the loopback provider server, which a run must refuse
   util-linux e2fsprogs  # setpriv, mount and chattr: the write-failure tests' unwritable folders and full disks
@@ -36,10 +37,18 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 if ((${#missing[@]})); then
   echo "installing: ${missing[*]}" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# PyMuPDF for the text-layer tests (MuPDF reads a PDF's text otherwise than poppler); Debian's
+# python3-fitz is older than the MuPDF readers use, so it comes from PyPI, pinned.
+requirements="$(dirname "$0")/test-requirements.txt"
+if ! /usr/bin/python3 -c 'import pymupdf' 2>/dev/null; then
+  echo "installing: $(grep -v '^#' "$requirements" | tr '\n' ' ')" >&2
+  $sudo /usr/bin/python3 -m pip install --quiet --break-system-packages --root-user-action=ignore -r "$requirements"
 fi

@@ -2,8 +2,9 @@
 # Runs docs/batch.md's Slurm recipe, as written there, on a real single-node Slurm brought up on
 # this machine from Debian's slurm-wlm and munge: a 4-task array over 24 jobs. Checks that every
 # good book is rendered exactly once and byte-identical to a plain export, that the broken ones
-# fail alone with their errors in the summaries, that a resubmission skips what is done, and that
-# a scancel mid-run followed by a resubmission leaves no temporary file.
+# fail alone with their errors in the summaries, that a resubmission skips what is done, that a
+# scancel mid-run reports the running exports cancelled and starts no other, and that a
+# resubmission after it leaves no temporary file.
 #
 # Needs root (it starts munged, slurmctld and slurmd, and stops the ones it started). A machine
 # already running a Slurm whose configuration this script did not write is refused, not changed.
@@ -203,6 +204,25 @@ done
 scancel "$job"
 wait_for "$job"
 say "cancelled $job with $(find out -name '*.partial-*' | wc -l) temporaries left at that moment"
+# Each task reports the exports the cancel stopped as cancelled, not crashed, and starts no job
+# after it.
+python3 - "$job" <<'EOF' || fail "the cancelled run's events"
+import glob, json, sys
+cancelled = 0
+for path in sorted(glob.glob(f"logs/{sys.argv[1]}_*.jsonl")):
+    events = [json.loads(line) for line in open(path) if line.strip()]
+    jobs = [e for e in events if e["event"] == "job"]
+    crashed = [e for e in jobs if "crashed" in (e.get("error") or "")]
+    assert not crashed, f"{path}: reported as crashes: {crashed}"
+    stopped = [i for i, e in enumerate(events) if e["event"] == "job" and e["status"] == "cancelled"]
+    cancelled += len(stopped)
+    if stopped:
+        later = [e for e in events[stopped[0]:] if e["event"] == "job-start"]
+        assert not later, f"{path}: jobs started after the cancel: {later}"
+        summary = [e for e in events if e["event"] == "summary"]
+        assert summary and summary[-1]["cancelled"] == len(stopped), f"{path}: no summary counting the cancelled jobs"
+assert cancelled > 0, "no job was reported cancelled"
+EOF
 job=$(submit); wait_for "$job"
 left=$(find "$WORK" -name '*.partial-*')
 [ -z "$left" ] || fail "temporaries left after the resubmission: $left"

@@ -20,6 +20,21 @@ public enum TemporaryFiles {
     /// handler that was installed before (a backtracer's) still sees the crash.
     public static func removeOnCrash() -> Bool { shim_temporaries_install_crash_cleanup() == 0 }
 
+    /// For a program whose jobs are children it should end gracefully: the first signal passes
+    /// itself on to the children recorded and is remembered (`cancelSignal`), so the program starts
+    /// nothing new and reports the jobs it stopped before it ends; a second one is `signalHandler`.
+    /// Async-signal-safe: install it with `sigaction`.
+    public static let cancelHandler: @convention(c) (Int32) -> Void = shim_temporaries_cancel
+
+    /// The signal a cancel (see `cancelHandler`) began with; nil when none has.
+    public static var cancelSignal: Int32? {
+        let signal = shim_temporaries_cancelled()
+        return signal == 0 ? nil : signal
+    }
+
+    /// Sends `signal` to every child process recorded (a cancel's children that outlast it).
+    public static func signalChildren(_ signal: Int32) { shim_temporaries_signal_children(signal) }
+
     /// Whether a signal is stopping the process; its temporaries are being removed.
     public static var stopping: Bool { shim_temporaries_stopping() != 0 }
 

@@ -4,19 +4,26 @@ import Foundation
 public enum Comparison {
     /// Opens EXPECTED and ACTUAL (each a PNG, a PDF or a folder of PNGs) and compares them.
     /// An input that cannot be opened is a finding in the report, not an error thrown; only a
-    /// report or diff image that cannot be written throws.
-    public static func run(expected: URL, actual: URL, options: CompareOptions = .init(), dpi: Double = 72,
+    /// report or diff image that cannot be written throws. A PDF is rasterized at `dpi`, or when
+    /// none is given at the resolution the other side's PNGs record (72 dpi when they record none).
+    public static func run(expected: URL, actual: URL, options: CompareOptions = .init(), dpi: Double? = nil,
                            rasterizer: Rasterizer = .pdftoppm, reportDirectory: URL?) throws(CompareError) -> CompareReport {
-        var findings: [String] = []
-        var sides: [PageSource?] = []
-        for (label, url) in [("EXPECTED", expected), ("ACTUAL", actual)] {
+        let urls = [("EXPECTED", expected), ("ACTUAL", actual)]
+        var problems: [String?] = [nil, nil]
+        var sides: [PageSource?] = [nil, nil]
+        func open(_ i: Int, dpi: Double) {
             do {
-                sides.append(try PageSource.open(url, dpi: dpi, rasterizer: rasterizer))
+                sides[i] = try PageSource.open(urls[i].1, dpi: dpi, rasterizer: rasterizer)
             } catch {
-                findings.append("\(label): \(error.message)")
-                sides.append(nil)
+                problems[i] = "\(urls[i].0): \(error.message)"
             }
         }
+        // The pages first: a PDF beside them is drawn at their resolution.
+        let pdfs = urls.indices.filter { PageSource.isPDF(urls[$0].1) }
+        for i in urls.indices where !pdfs.contains(i) { open(i, dpi: dpi ?? 72) }
+        let dpi = dpi ?? sides.lazy.compactMap { $0?.recordedDPI }.first ?? 72
+        for i in pdfs { open(i, dpi: dpi) }
+        let findings = problems.compactMap { $0 }
         let usesPDF = sides.contains { $0?.kind == .pdf }
         let settings = settings(options, dpi: usesPDF ? dpi : nil, rasterizer: usesPDF ? rasterizer : nil)
         guard let expectedSource = sides[0], let actualSource = sides[1] else {

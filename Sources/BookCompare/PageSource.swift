@@ -148,6 +148,20 @@ public final class PageSource {
         }
     }
 
+    /// The resolution the first of the user's PNG pages records (its pHYs chunk); nil for a PDF,
+    /// pages in memory, or PNGs that record none.
+    public var recordedDPI: Double? {
+        guard case .files(let files) = storage, let first = names.first, let url = files[first] else { return nil }
+        return PNGResolution.dpi(of: url)
+    }
+
+    /// Whether `url` is a file that starts as a PDF does.
+    static func isPDF(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 5)) == Data("%PDF-".utf8)
+    }
+
     /// The PNG file a page is stored in, when it is one the user gave (not a rasterized PDF page).
     public func file(of name: String) -> URL? {
         if case .files(let files) = storage { return files[name] }

@@ -8,6 +8,8 @@ public struct ResourceLocator: Sendable {
     public var templates: URL { root.appendingPathComponent("templates") }
     public var fontManifest: URL { root.appendingPathComponent("fonts/fonts.json") }
     public var profiles: URL { templates.appendingPathComponent("profiles") }
+    /// Hyphenation exceptions, one file per language (`en.txt`).
+    public var hyphenation: URL { templates.appendingPathComponent("hyphenation") }
 
     public init(root: URL) { self.root = root }
 

@@ -71,11 +71,17 @@ public struct BookLayouter {
         replan()
         tree.findings += measure.findings
         // The gutter depends on the page count, which depends on the gutter: widen and lay out again
-        // until it holds. It only ever grows, so this ends within the table's few brackets.
+        // until it holds. The side margins also widen by as much as the text's ink reaches past the
+        // printer's figures. They only ever grow, so this ends within the table's few brackets.
         if let profile = book.profile {
             for _ in 0..<4 {
-                guard let gutter = profile.gutterMargin(pages: tree.pages.count)?.points, gutter > book.margins.inner + 0.001 else { break }
-                book.margins.inner = gutter
+                let insets = profile.safeInsets(pageCount: tree.pages.count)
+                let short = InkReach.shortfall(tree, margins: book.margins, insets: insets)
+                let inner = max(profile.gutterMargin(pages: tree.pages.count)?.points ?? 0, book.margins.inner + short.inner)
+                let outer = book.margins.outer + max(0, short.outer)
+                guard inner > book.margins.inner + 0.001 || outer > book.margins.outer + 0.001 else { break }
+                book.margins.inner = max(inner, book.margins.inner)
+                book.margins.outer = outer
                 tree = layoutOnce(book, measure, plan, eachPage: none)
                 replan()
                 tree.findings += measure.findings

@@ -139,7 +139,7 @@ enum GlyphRuns {
                 }
             }
             if boxed { return nil }
-            let mapping = RunText.make(run, text: text)
+            let mapping = RunText.make(run, text: text, keepsClusters: colorGlyphs)
             runs.append(GlyphRun(font: scaled, x: Int32(clamping: xOff), y: Int32(clamping: -Int64(run.pointee.y_offset)), glyphs: glyphs,
                                  text: mapping.text, clusters: mapping.clusters, backward: analysis.level & 1 != 0,
                                  colorGlyphs: colorGlyphs, endsInAddedHyphen: mapping.addedHyphen,

@@ -18,6 +18,8 @@ public final class Hyphenator {
     public let minimumWordLength = 5
 
     private let dictionary: HyphenDictionary
+    /// Words whose breaks are given, looked up before the patterns.
+    public let exceptions: HyphenationExceptions?
     /// The loaded patterns, the same for every Hyphenator of the file.
     var dict: UnsafeMutablePointer<HyphenDict> { dictionary.pointer }
     private let isUTF8: Bool
@@ -28,14 +30,15 @@ public final class Hyphenator {
 
     /// Loads the dictionary for a BCP 47 tag ("en" → hyph_en_US.dic, "de-AT" → hyph_de_AT.dic);
     /// nil when none is installed, which the caller reports.
-    public convenience init?(language: String) {
-        self.init(language: language, directories: Self.defaultDirectories)
+    public convenience init?(language: String, exceptions: HyphenationExceptions? = nil) {
+        self.init(language: language, directories: Self.defaultDirectories, exceptions: exceptions)
     }
 
-    public init?(language: String, directories: [URL]) {
+    public init?(language: String, directories: [URL], exceptions: HyphenationExceptions? = nil) {
         guard let url = Self.dictionaryURL(for: language, in: directories),
               let dictionary = HyphenDictionary.load(url) else { return nil }
         self.dictionary = dictionary
+        self.exceptions = exceptions
         let dict = dictionary.pointer
         self.dictionaryURL = url
         self.isUTF8 = dict.pointee.utf8 != 0
@@ -80,7 +83,8 @@ public final class Hyphenator {
     }
 
     /// `text` with U+00AD inserted at every allowed break of every eligible word; nothing else
-    /// changes. Left alone: words under five letters, words with digits, URLs, e-mail addresses and
+    /// changes. Left alone: words under five letters, words with digits, URLs, e-mail addresses,
+    /// code names (`file_name`, `os.path`: an added hyphen would read as part of the name) and
     /// anything that already carries a soft hyphen.
     public func hyphenate(_ text: String) -> String {
         // On the UTF-8 bytes, with a Character only where a non-ASCII byte starts or follows one
@@ -145,7 +149,7 @@ public final class Hyphenator {
 
     private func hyphenateToken(_ token: Substring) -> String {
         if token.unicodeScalars.contains(where: { $0 == "\u{00AD}" || $0.properties.numericType != nil }) { return String(token) }
-        if Self.looksLikeAddress(token) { return String(token) }
+        if Self.looksLikeAddress(token) || Self.looksLikeCodeName(token.utf8) { return String(token) }
         // Letter runs between punctuation: "well-known," → "well", "known"; "l’université" → "l", "université".
         var out = ""
         var run: [Character] = []
@@ -177,7 +181,7 @@ public final class Hyphenator {
             // Digits, "@" and "/" (and so "://"): left alone.
             if (b >= 0x30 && b <= 0x39) || b == 0x40 || b == 0x2F { plain = false }
         }
-        if !plain || Self.startsWithWWW(bytes) { return Array(bytes) }
+        if !plain || Self.startsWithWWW(bytes) || Self.looksLikeCodeName(bytes) { return Array(bytes) }
         func isLetter(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 8)
@@ -189,7 +193,8 @@ public final class Hyphenator {
                 lowered.removeAll(keepingCapacity: true)
                 for b in run { lowered.append(b >= 0x41 && b <= 0x5A ? b + 0x20 : b) }
                 // Each unit is a character: the breaks come back as positions, in order.
-                let cuts = libhyphenBreaks(encoded: lowered, boundaryAfterUnit: nil, characters: run.count)
+                let cuts = listedBreaks(String(decoding: lowered, as: UTF8.self), characters: run.count)
+                    ?? libhyphenBreaks(encoded: lowered, boundaryAfterUnit: nil, characters: run.count)
                 var next = 0
                 for (i, b) in run.enumerated() {
                     if next < cuts.count && cuts[next] == i { out.append(contentsOf: [0xC2, 0xAD]); next += 1 }
@@ -206,6 +211,36 @@ public final class Hyphenator {
         }
         flush(bytes.count)
         return out
+    }
+
+    /// A word's breaks from the exceptions, within the minima before and after a break; nil when
+    /// it is not listed.
+    private func listedBreaks(_ lowercased: String, characters: Int) -> [Int]? {
+        guard let listed = exceptions?.breaks(ofLowercased: lowercased) else { return nil }
+        return listed.filter { $0 >= leftMinimum && characters - $0 >= rightMinimum }
+    }
+
+    /// A name from a program: an underscore anywhere, or a dot between two letters or digits
+    /// (`os.path`, `setup.py`; not a sentence's full stop, nor "e.g.", whose dots end it).
+    private static func looksLikeCodeName<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        func isAlphanumeric(_ b: UInt8) -> Bool { (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || (b >= 0x30 && b <= 0x39) || b >= 0x80 }
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+        for b in bytes {
+            if b == 0x5F { return true }
+            if previous == 0x2E && isAlphanumeric(beforePrevious) && isAlphanumeric(b) && !isAbbreviation(bytes) { return true }
+            beforePrevious = previous
+            previous = b
+        }
+        return false
+    }
+
+    /// Single letters between dots ("e.g.", "U.S.A."): an abbreviation, hyphenated as a word would be.
+    private static func isAbbreviation<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        var letters = 0
+        for b in bytes {
+            if b == 0x2E { if letters > 1 { return false }; letters = 0 } else { letters += 1 }
+        }
+        return letters <= 1
     }
 
     /// "www." in front, in any case.
@@ -232,6 +267,7 @@ public final class Hyphenator {
     /// Characters, so it can never land inside a UTF-8 sequence, a combining sequence, or a
     /// character whose lowercase form is longer.
     private func breaks(_ chars: [Character]) -> [Int] {
+        if exceptions != nil, let listed = listedBreaks(String(chars).lowercased(), characters: chars.count) { return listed }
         var encoded: [UInt8] = []
         // boundaryAfterUnit[k] = Characters before a break after unit k (0 inside a Character),
         // where libhyphen's units are scalars of the lowercased word (UTF-8 dictionaries) or

@@ -41,7 +41,10 @@ struct ParagraphBreaker {
         var linePenalty: Double = 10
         var hyphenPenalty: Double = 50
         var dashPenalty: Double = 50
-        var inTokenPenalty: Double = 30
+        /// Heavy: a name such as `requirements.txt` or an address reads best whole, so it is broken
+        /// only where the line would otherwise be very loose (looser than all its stretch) or
+        /// overfull.
+        var inTokenPenalty: Double = 150
         var characterPenalty: Double = 1000
         var doubleHyphenDemerits: Double = 10_000
         var finalHyphenDemerits: Double = 5_000
@@ -56,6 +59,9 @@ struct ParagraphBreaker {
     let start: Int
     /// Sorted by position, one per position; the last one is the run's `.end`.
     let candidates: [Candidate]
+    /// Space breaks among the candidates before each index (and in all, at the end): whether a
+    /// line holds a space costs one subtraction.
+    private let spacesBefore: [Int]
     let firstLineWidth: Double
     let lineWidth: Double
     var parameters = Parameters()
@@ -67,6 +73,10 @@ struct ParagraphBreaker {
         self.stretch = stretch
         self.shrink = shrink
         self.candidates = candidates
+        var spaces = [0]
+        spaces.reserveCapacity(candidates.count + 1)
+        for candidate in candidates { spaces.append(spaces.last! + (candidate.kind == .space ? 1 : 0)) }
+        self.spacesBefore = spaces
         self.firstLineWidth = firstLineWidth
         self.lineWidth = lineWidth
         self.parameters = parameters
@@ -155,8 +165,12 @@ struct ParagraphBreaker {
                 let r = ratio(from: node.position, to: candidate, lineIndex: node.lineIndex)
                 // Only the last pass takes a second hyphenated line in a row: when an earlier one
                 // finds a way through, it has none.
+                // Nor does it end a paragraph with the rest of a hyphenated word alone ("son."):
+                // a line with no space of its own after a hyphen.
+                let fragment = candidate.kind == .end && node.flagged && node.candidate >= 0
+                    && spacesBefore[index] - spacesBefore[node.candidate + 1] == 0
                 var feasible = r >= -1 && (pass != .first || r <= parameters.tolerance)
-                    && (pass == .last || !(node.flagged && candidateFlagged))
+                    && (pass == .last || !(node.flagged && candidateFlagged) && !fragment)
                 if r < -1 {
                     // Longer lines from this node are wider still. In the last pass a piece that
                     // fits no line goes out overfull from the node right before it.

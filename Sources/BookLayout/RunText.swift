@@ -6,12 +6,23 @@ import CGraphics
 /// for every reader). A hyphen Pango draws where a line breaks inside a word stands for
 /// U+002D: poppler, like most extractors, joins a line ending in a hyphen-minus to the next one,
 /// so the word reads whole.
+///
+/// cairo carries a ligature's text (several characters, one glyph) as ActualText: the glyph's own
+/// mapping is a presentation form (U+FB00 for "ff"). MuPDF gives such a glyph the text's first
+/// character and sets the rest down where the glyph ends; a glyph that starts there with the same
+/// character ("ff" then "f" in "Schifffahrt") is then taken for that character printed twice and
+/// dropped. So such a ligature keeps only its first character, and the rest goes with the glyph
+/// after it. And letter-spaced text ("R U T H" in spaced capitals) reads as letters apart in both
+/// readers: its first glyph carries the run's whole text, the others none.
 enum RunText {
     /// UTF-8 bytes and Pango's clusters for `run` (as `pango_cairo_renderer_draw_glyph_item` counts
     /// them: one per Pango cluster, its bytes and its drawn glyphs, empty and unknown glyphs left
     /// out as they are from the glyph list), with soft hyphens taken out of both. A cluster left
     /// with no bytes and no glyphs is dropped: cairo refuses one.
-    static func make(_ run: UnsafeMutablePointer<PangoGlyphItem>, text: UnsafePointer<CChar>) -> (text: [CChar], clusters: [cairo_text_cluster_t], addedHyphen: Bool) {
+    /// `keepsClusters`: a run whose clusters are drawn one by one (colour glyphs, see `PageDrawer`)
+    /// keeps Pango's.
+    static func make(_ run: UnsafeMutablePointer<PangoGlyphItem>, text: UnsafePointer<CChar>,
+                     keepsClusters: Bool = false) -> (text: [CChar], clusters: [cairo_text_cluster_t], addedHyphen: Bool) {
         guard let item = run.pointee.item, let glyphString = run.pointee.glyphs else { return ([], [], false) }
         let analysis = item.pointee.analysis
         let backward = analysis.level & 1 != 0
@@ -64,8 +75,67 @@ enum RunText {
         } else {
             clusters = iteratedClusters(run, text: text, glyphString: glyphString, backward: backward)
         }
+        if !backward && !keepsClusters {
+            if isLetterSpaced(analysis) {
+                textOnTheFirstGlyph(&clusters)
+            } else {
+                ligaturesBeforeTheirLetter(&clusters, text: kept)
+            }
+        }
         let addedHyphen = finish(&kept, &clusters, analysis: analysis)
         return (kept, clusters, addedHyphen)
+    }
+
+    /// A left-to-right run's ligature clusters followed by a glyph that starts with the ligature's
+    /// last character keep only their first character; the rest goes to the cluster after them.
+    static func ligaturesBeforeTheirLetter(_ clusters: inout [cairo_text_cluster_t], text: [CChar]) {
+        var byte = 0, carried = 0
+        for c in clusters.indices {
+            let start = byte - carried, end = byte + Int(clusters[c].num_bytes)
+            byte = end
+            clusters[c].num_bytes += Int32(carried)
+            carried = 0
+            // A one-byte cluster is no ligature; most clusters are, so they are passed by before
+            // their characters are gathered.
+            guard end - start > 1, clusters[c].num_glyphs == 1, c + 1 < clusters.count, clusters[c + 1].num_glyphs > 0,
+                  clusters[c + 1].num_bytes > 0 else { continue }
+            let characters = starts(of: text, start..<end)
+            guard characters.count > 1, let last = characters.last,
+                  text[last..<end] == text[end..<min(text.count, end + (end - last))] else { continue }
+            carried = end - characters[1]
+            clusters[c].num_bytes -= Int32(carried)
+        }
+    }
+
+    /// A left-to-right run's text carried by its first glyph: all of it on its first cluster with a
+    /// glyph, none on the others. Carried word by word, the gap after each word's first glyph would
+    /// still read as the end of a line.
+    static func textOnTheFirstGlyph(_ clusters: inout [cairo_text_cluster_t]) {
+        guard let first = clusters.firstIndex(where: { $0.num_glyphs > 0 }) else { return }
+        let total = clusters.reduce(Int32(0)) { $0 + $1.num_bytes }
+        var out: [cairo_text_cluster_t] = []
+        out.reserveCapacity(clusters.count)
+        for (c, cluster) in clusters.enumerated() where c >= first && cluster.num_glyphs > 0 {
+            out.append(cairo_text_cluster_t(num_bytes: c == first ? total : 0, num_glyphs: cluster.num_glyphs))
+        }
+        clusters = out
+    }
+
+    /// Where each character of `text[range]` starts.
+    private static func starts(of text: [CChar], _ range: Range<Int>) -> [Int] {
+        range.filter { UInt8(bitPattern: text[$0]) & 0xC0 != 0x80 }
+    }
+
+    /// Letter spacing on the run: its letters stand apart by as much as readers take for a gap between words.
+    private static func isLetterSpaced(_ analysis: PangoAnalysis) -> Bool {
+        var attr = analysis.extra_attrs
+        while let a = attr {
+            attr = a.pointee.next
+            guard let attribute = a.pointee.data?.assumingMemoryBound(to: PangoAttribute.self),
+                  attribute.pointee.klass.pointee.type == PANGO_ATTR_LETTER_SPACING else { continue }
+            if UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrInt.self).pointee.value != 0 { return true }
+        }
+        return false
     }
 
     /// Pango's own walk of the clusters (any direction).

@@ -41,11 +41,11 @@ enum TextPrefetch {
         guard helpers > 0 else { return }
         let queue = PreparedTexts(requests, forgettingHandedOut: glyphsOnly)
         typesetter.prepared = queue
-        let (fonts, language) = (typesetter.fonts, typesetter.language)
+        let (fonts, language, exceptions) = (typesetter.fonts, typesetter.language, typesetter.hyphenationExceptions)
         for _ in 0..<helpers {
             queue.helperStarted()
             Thread.detachNewThread {
-                let helper = Typesetter(fonts: fonts, language: language)
+                let helper = Typesetter(fonts: fonts, language: language, hyphenationExceptions: exceptions)
                 while let request = queue.next() {
                     let layout = helper.makeLayout(request)
                     // Made here, on the thread whose Pango objects the layout uses.

@@ -13,15 +13,18 @@ public final class Typesetter {
     public let fonts: FontLibrary
     /// BCP 47 tag, e.g. "en-US".
     public let language: String
+    /// The folder of hyphenation exceptions (see `HyphenationExceptions`); nil for none.
+    public let hyphenationExceptions: URL?
     private let session: PangoSession
     private var hyphenatorLoaded = false
     private var loadedHyphenator: Hyphenator?
     /// Pango's family list per style family: made once, not for each of a book's paragraphs.
     private var familyLists: [String: String] = [:]
 
-    public init(fonts: FontLibrary, language: String) {
+    public init(fonts: FontLibrary, language: String, hyphenationExceptions: URL? = nil) {
         self.fonts = fonts
         self.language = language
+        self.hyphenationExceptions = hyphenationExceptions
         self.session = PangoSession(library: fonts, language: language)
     }
 
@@ -29,7 +32,8 @@ public final class Typesetter {
     public var hyphenator: Hyphenator? {
         if !hyphenatorLoaded {
             hyphenatorLoaded = true
-            loadedHyphenator = Hyphenator(language: language)
+            loadedHyphenator = Hyphenator(language: language,
+                                          exceptions: hyphenationExceptions.flatMap { HyphenationExceptions.forLanguage(language, in: $0) })
         }
         return loadedHyphenator
     }

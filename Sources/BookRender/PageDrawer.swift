@@ -262,11 +262,15 @@ final class PageDrawer {
             text.removeAll(keepingCapacity: true)
             clusters.removeAll(keepingCapacity: true)
         }
-        // The drawn lines' runs, from `lines.lowerBound` on. Into a PDF, a compound broken after its
-        // hyphen is one word in the text (see `joiningCompounds`).
+        // The drawn lines' runs, from `lines.lowerBound` on. Into a PDF, a word or token broken
+        // across lines with no hyphen added is one word in the text (see `joiningBrokenTokens`).
         var drawn = Array(runs[lines.clamped(to: runs.indices)])
         if withText && t.isBookText && !lines.isEmpty && lines.upperBound <= runs.count {
-            drawn = GlyphRun.joiningCompounds(drawn)
+            let continues = lines.map { i in
+                let line = t.layout.lines[i]
+                return line.indexInParagraph + 1 < line.paragraphLineCount && !line.text.hasSuffix("\u{2028}")
+            }
+            drawn = GlyphRun.joiningBrokenTokens(drawn, continues: continues)
         }
         // Looked up once per box: a box of emoji alone would otherwise be searched once per run.
         let plainFont = runs.joined().first { !$0.colorGlyphs }?.font.pointer

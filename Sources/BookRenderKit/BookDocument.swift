@@ -146,7 +146,7 @@ public struct BookDocument: Sendable {
 
     func typesetter(_ resolved: ResolvedBook, _ resources: ResourceLocator) throws -> Typesetter {
         let fonts = try FontLibrary.load(manifest: resources.fontManifest, bookFonts: resolved.bookFonts)
-        return Typesetter(fonts: fonts, language: resolved.language)
+        return Typesetter(fonts: fonts, language: resolved.language, hyphenationExceptions: resources.hyphenation)
     }
 }
 

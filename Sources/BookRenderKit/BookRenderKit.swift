@@ -30,6 +30,11 @@ public enum BookRenderKit {
     @discardableResult
     public static func removeTemporariesOnCrash() -> Bool { TemporaryFiles.removeOnCrash() }
 
+    /// A signal handler for a batch: the first signal passes itself on to the running exports and
+    /// starts no new one; each export it stops is reported `cancelled`, and the batch then ends by
+    /// the signal (`BatchRunner.endIfCancelled`). A second signal is `stopHandler`. Async-signal-safe.
+    public static let batchStopHandler: @convention(c) (Int32) -> Void = TemporaryFiles.cancelHandler
+
     /// Blocks while a signal is stopping the process (which then ends by it): called before
     /// exiting after an error, which may be one the removal of the temporaries caused.
     public static func waitIfStopping() { TemporaryFiles.waitIfStopping() }

@@ -14,8 +14,9 @@ public enum PageComparison {
     /// Compares EXPECTED with ACTUAL (each a PNG, a folder of PNGs or a PDF), pairing pages by
     /// file name. With `reportFolder`, writes `diff/NAME` (expected | diff | actual) for every page
     /// that is not the same, `report.json` and `index.html`. With `update`, ACTUAL's changed pages
-    /// are copied over EXPECTED (PNG files and folders only) and listed in the report.
-    public static func run(expected: URL, actual: URL, options: CompareOptions = CompareOptions(), dpi: Double = 72,
+    /// are copied over EXPECTED (PNG files and folders only) and listed in the report. A PDF is
+    /// rasterized at `dpi`, or when none is given at the resolution the other side's PNGs record.
+    public static func run(expected: URL, actual: URL, options: CompareOptions = CompareOptions(), dpi: Double? = nil,
                            rasterizer: Rasterizer = .pdftoppm, reportFolder: URL?, update: Bool = false) throws(BookRenderError) -> CompareReport {
         do {
             try options.validate()

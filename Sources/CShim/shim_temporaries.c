@@ -37,6 +37,7 @@ static struct slot slots[SLOTS];
 static _Atomic int stop_signal;          /* non-zero once a stop has begun */
 static _Atomic pid_t critical[CRITICAL_OWNERS]; /* the thread ids in a critical section */
 static _Atomic int deferred_signal;      /* a stop left to the end of a critical section */
+static _Atomic int cancel_signal;        /* non-zero once a cancel has begun */
 
 static void wait_forever(void) {
     for (;;) pause();
@@ -403,3 +404,24 @@ int shim_temporaries_install_crash_cleanup(void) {
     return pthread_sigmask(SIG_UNBLOCK, &unblocked, NULL) == 0 ? 0 : -1;
 }
 
+
+void shim_temporaries_signal_children(int signal) {
+    for (int i = 0; i < SLOTS; i++) {
+        if (atomic_load(&slots[i].state) != LIVE || slots[i].kind != KIND_CHILD) continue;
+        pid_t pid = slots[i].pid;
+        if (pid > 0) kill(pid, signal);
+    }
+}
+
+void shim_temporaries_cancel(int signal) {
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&cancel_signal, &expected, signal)) {
+        shim_temporaries_stop(signal);
+        return;
+    }
+    shim_temporaries_signal_children(signal);
+}
+
+int shim_temporaries_cancelled(void) {
+    return atomic_load(&cancel_signal);
+}

@@ -12,8 +12,8 @@ struct Batch: ParsableCommand {
         crashes) fails alone. A job whose inputs (book, images, options, renderer) are unchanged \
         since its PDF was written is skipped. Events go to stdout as JSON Lines unless both \
         stdout and stderr are a terminal, where a progress bar is drawn instead. Exit codes: 0 \
-        every job rendered or up to date, 1 at least one job failed, 64 bad command line, 66 the \
-        manifest or folder cannot be read. --json prints the summary instead of the events. See \
+        every job rendered or up to date, 1 at least one job failed, 64 bad command line (a \
+        manifest key that does nothing among them), 66 the manifest or folder cannot be read. --json prints the summary instead of the events. See \
         docs/batch.md and `bookrender --help`.
         """)
 
@@ -61,6 +61,8 @@ struct Batch: ParsableCommand {
     }
 
     func run() throws {
+        // A signal lets the running exports end and be reported before the batch ends by it.
+        Interruption.install(BookRenderKit.batchStopHandler)
         let sourceURL = URL(fileURLWithPath: source)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: sourceURL.path, isDirectory: &isDir) else {
@@ -84,7 +86,7 @@ struct Batch: ParsableCommand {
             }
         } catch let e as BatchError {
             Console.error("error: \(e)")
-            throw ExitCode(66)
+            throw ExitCode(e.usage ? 64 : 66)
         }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let output = ResultOutput(command: "batch", json: jsonFlags.json, report: summary)
@@ -120,6 +122,7 @@ struct Batch: ParsableCommand {
             Console.error("error: cannot write the summary \(summary ?? "-"): \(error.message)")
         }
         Console.error(result.text)
+        BatchRunner.endIfCancelled()
         if result.failed > 0 { throw ExitCode(1) }
         // Whoever asked for the summary reads it to know what happened: without it the run failed.
         if summaryFailed { throw ExitCode(73) }

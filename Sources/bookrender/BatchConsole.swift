@@ -58,7 +58,7 @@ public final class BatchConsole: @unchecked Sendable {
             switch r.status {
             case .done: counts.done += 1
             case .skipped: counts.skipped += 1
-            case .failed:
+            case .failed, .cancelled:
                 counts.failed += 1
                 write("\r\u{1B}[K✗ \(r.id): \(r.error ?? "failed")\n")
             }

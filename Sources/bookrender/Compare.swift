@@ -45,8 +45,8 @@ struct Compare: ParsableCommand {
     @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences.")
     var includeAA = false
 
-    @Option(name: .long, help: "Resolution PDF pages are rasterized at.")
-    var dpi: Double = 72
+    @Option(name: .long, help: "Resolution PDF pages are rasterized at (default: the resolution the PNGs they are compared with record, else 72).")
+    var dpi: Double?
 
     @Option(name: .long, help: "Who rasterizes PDFs: pdftoppm (poppler's Splash) or cairo (poppler's pdftocairo).")
     var rasterizer: String = Rasterizer.pdftoppm.rawValue
@@ -70,7 +70,7 @@ struct Compare: ParsableCommand {
         guard Rasterizer(rawValue: rasterizer) != nil else {
             throw ValidationError("--rasterizer must be pdftoppm or cairo, not \(rasterizer)")
         }
-        guard dpi.isFinite, dpi > 0, dpi <= 2400 else { throw ValidationError("--dpi must be between 0 and 2400") }
+        if let dpi, !(dpi.isFinite && dpi > 0 && dpi <= 2400) { throw ValidationError("--dpi must be between 0 and 2400") }
         if report == "-", jsonFlags.json { throw ValidationError("--json and --report - both print the report on stdout; give one") }
     }
 

@@ -9,10 +9,11 @@ enum Interruption {
     /// The signals a run with paid calls in flight finishes on before it ends.
     static let finishing = [SIGINT, SIGTERM]
 
-    static func install() {
+    /// `handler`: a batch installs `BookRenderKit.batchStopHandler`, which lets its jobs end.
+    static func install(_ handler: @escaping @convention(c) (Int32) -> Void = BookRenderKit.stopHandler) {
         // A crash, too, leaves no half-written file.
         BookRenderKit.removeTemporariesOnCrash()
-        install(BookRenderKit.stopHandler, for: signals)
+        install(handler, for: signals)
     }
 
     /// For the generation step: the first SIGINT or SIGTERM calls `body` (on a thread of its own)

@@ -57,6 +57,34 @@ import BookTestSupport
         #expect(r.stderr.contains("FAILED  line 2"))
     }
 
+    /// A key that would do nothing (a typo of one that would) is refused before any job runs.
+    @Test(arguments: [(#""prfile": "kdp""#, #"unknown key "prfile" (did you mean "profile"?)"#),
+                      (#""options": {"thme": "memoir"}"#, #"unknown key "options.thme" (did you mean "options.theme"?)"#),
+                      (#""colour": "red""#, #"unknown key "colour""#)])
+    func anUnknownManifestKeyIsAUsageErrorNamingItsLine(_ extra: String, _ said: String) throws {
+        let (dir, manifest) = try corpus(1)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = #"{"input": "books/b1/book.json", "output": "out/good.pdf"}"#
+        let bad = #"{"input": "books/b1/book.json", "output": "out/b1.pdf", \#(extra)}"#
+        try Data("# two jobs\n\(good)\n\(bad)\n".utf8).write(to: manifest)
+        let (r, _, _) = try batch([manifest.path])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("jobs.jsonl:3: \(said)"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path), "a job ran")
+    }
+
+    /// An export that ends before it can write its report (its flags refused) is reported with the
+    /// error it printed, not only its exit code.
+    @Test func anExportThatFailsBeforeItsReportIsReportedWithItsOwnError() throws {
+        let (dir, manifest) = try corpus(1)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(#"{"input": "books/b1/book.json", "output": "out/b1.pdf", "options": {"pages": "seven"}}"#.utf8).write(to: manifest)
+        let (r, summary, _) = try batch([manifest.path])
+        #expect(r.status == 1, "\(r.stderr)")
+        let error = try #require(summary?.jobs.first?.error)
+        #expect(error.contains("seven") && !error.contains("without a report"), "\(error)")
+    }
+
     @Test func aKilledBatchResumesWithOnlyWhatWasLeft() throws {
         let count = 6
         let (dir, manifest) = try corpus(count)

@@ -92,4 +92,42 @@ import BookTestSupport
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("book.pdf").path), "the batch ran on to the end")
         #expect(OutputFixtures.temporaries(in: [out, out.appendingPathComponent("pages")]) == [])
     }
+
+    /// A scheduler's cancel (Slurm's scancel signals every process of the job, the batch and its
+    /// exports) or a signal to the batch alone: the running export is reported cancelled, not
+    /// crashed, no job starts after it, and the batch writes its summary and ends by the signal.
+    @Test(arguments: [true, false])
+    func aCancelledBatchReportsItsRunningJobCancelledAndStartsNoOther(signalsEveryProcess: Bool) throws {
+        let (dir, _, out) = try longJob()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let manifest = dir.appendingPathComponent("three.jsonl")
+        let lines = (1...3).map { #"{"input": "book.json", "output": "out/book\#($0).pdf", "options": {"png": "out/pages\#($0)", "dpi": 200}}"# }
+        try Data(lines.joined(separator: "\n").utf8).write(to: manifest)
+        let events = dir.appendingPathComponent("events.jsonl"), summary = dir.appendingPathComponent("summary.json")
+        _ = FileManager.default.createFile(atPath: events.path, contents: nil)
+        let eventsHandle = try FileHandle(forWritingTo: events)
+        defer { try? eventsHandle.close() }
+        let batch = Process()
+        batch.executableURL = try Repository.binary
+        batch.arguments = ["batch", manifest.path, "--jobs", "1", "--events", "--report", summary.path]
+        batch.standardOutput = eventsHandle
+        batch.standardError = FileHandle.nullDevice
+        try batch.run()
+        let job = try #require(jobWriting(in: [out], of: batch), "the job never wrote a temporary")
+        kill(batch.processIdentifier, SIGTERM)
+        if signalsEveryProcess { kill(job, SIGTERM) }
+        try batch.waitForExit(within: 120, "the batch")
+        #expect(batch.terminationReason == .uncaughtSignal && batch.terminationStatus == SIGTERM,
+                "ended with \(batch.terminationStatus)")
+        let records = try String(contentsOf: events, encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(records.filter { $0["event"] as? String == "job-start" }.count == 1, "\(records)")
+        let finished = records.filter { $0["event"] as? String == "job" }
+        #expect(finished.count == 1 && finished.first?["status"] as? String == "cancelled", "\(finished)")
+        #expect((finished.first?["error"] as? String)?.contains("SIGTERM") == true, "\(finished)")
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: summary)) as? [String: Any]
+        #expect(written?["cancelled"] as? Int == 1 && written?["failed"] as? Int == 0, "\(written ?? [:])")
+        #expect(OutputFixtures.temporaries(in: [out], process: job) == [])
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("book2.pdf").path))
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BookTestSupport
 @testable import BookLayout
 
 private let shy = "\u{00AD}"
@@ -60,6 +61,44 @@ private let shy = "\u{00AD}"
         let untouched = ["cat", "time", "abc123defghijk", "https://example.com/international", "www.example.com/documentation",
                          "someone@internationalization.org", "hy\(shy)phenation", "2024-internationalization", "/usr/share/hyphenation"]
         for word in untouched { #expect(english.hyphenate(word) == word, "\(word)") }
+    }
+
+    /// The exceptions file comes before the patterns, which split these compounds inside a part.
+    @Test func listedWordsBreakOnlyWhereTheirEntrySays() throws {
+        let folder = Repository.resources.hyphenation
+        let listed = try #require(HyphenationExceptions.forLanguage("en-US", in: folder))
+        let english = try #require(Hyphenator(language: "en-US", exceptions: listed))
+        let patterns = try #require(Hyphenator(language: "en-US"))
+        #expect(patterns.hyphenate("namespace") == "names\(shy)pace", "the patterns no longer split it wrong: drop it from en.txt")
+        for (word, expected) in [("namespace", "name\(shy)space"), ("Namespaces,", "Name\(shy)spaces,"),
+                                 ("filesystem", "file\(shy)system"), ("frontend", "front\(shy)end"),
+                                 ("database", "data\(shy)base"), ("whitespace", "white\(shy)space")] {
+            #expect(english.hyphenate(word) == expected, "\(word)")
+        }
+        // A word the file does not list keeps its patterns' breaks.
+        #expect(english.hyphenate("hyphenation") == "hy\(shy)phen\(shy)ation")
+        // Every entry of the shipped file is a word with hyphens.
+        _ = try HyphenationExceptions.read(folder.appendingPathComponent("en.txt"))
+    }
+
+    @Test func aBadExceptionsEntryIsRefusedNamingItsLine() throws {
+        let dir = try temporaryDirectory("exceptions")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("en.txt")
+        try Data("# comment\nname-space\nfile_name\n".utf8).write(to: file)
+        #expect(throws: ExceptionsError.self) { try HyphenationExceptions.read(file) }
+        do { _ = try HyphenationExceptions.read(file) } catch { #expect("\(error)".contains("en.txt:3"), "\(error)") }
+    }
+
+    /// A name from a program with a hyphen added inside would read as another name.
+    @Test func namesFromProgramsAreNotHyphenated() throws {
+        let english = try #require(Hyphenator(language: "en"))
+        for name in ["requirements.txt", "collections.defaultdict", "print_report", "test_parse_dates", "__init__.py",
+                     "document.getElementById", "pygame.display.set_mode", "résumé_téléchargement"] {
+            #expect(english.hyphenate(name) == name, "\(name)")
+        }
+        // A sentence's full stop is no name's dot.
+        #expect(english.hyphenate("extraordinary.").contains(shy))
     }
 
     @Test func punctuationAndSpacingSurviveUnchanged() throws {

@@ -137,6 +137,44 @@ import BookTestSupport
         try #require(compared > 0, "first fit sets no loose line at any of these widths")
     }
 
+    /// Five words, then a name ("sys." and "argv", which may break after its dot), then two more
+    /// words; the line is as wide as the five words with their four spaces stretched by
+    /// `stretchOfFive` of their stretch, and the name's first piece `piece` wide.
+    static func nameAfterFiveWords(stretchOfFive: Double, piece: Double) -> (ParagraphBreaker, Int) {
+        var natural: [Double] = [0], stretch: [Double] = [0], shrink: [Double] = [0]
+        var candidates: [ParagraphBreaker.Candidate] = []
+        func add(_ width: Double, _ s: Double = 0, _ k: Double = 0) {
+            natural.append(natural.last! + width); stretch.append(stretch.last! + s); shrink.append(shrink.last! + k)
+        }
+        func space() {
+            add(12, 6, 4)
+            candidates.append(.init(position: natural.count - 1, contentEnd: natural.count - 2, kind: .space))
+        }
+        for w in 0..<5 { if w > 0 { space() }; add(40) }
+        let five = natural.last!
+        space()
+        add(piece)
+        let inToken = candidates.count
+        candidates.append(.init(position: natural.count - 1, contentEnd: natural.count - 1, kind: .inToken))
+        add(30)
+        for _ in 0..<2 { space(); add(40) }
+        candidates.append(.init(position: natural.count - 1, contentEnd: natural.count - 1, kind: .end))
+        let width = five + stretchOfFive * 24
+        return (ParagraphBreaker(natural: natural, stretch: stretch, shrink: shrink, start: 0, candidates: candidates,
+                                 firstLineWidth: width, lineWidth: width), inToken)
+    }
+
+    /// A name broken inside ("sys." at a line's end) reads as two words in the PDF's text and on
+    /// the page: total fit takes such a break only where the line would otherwise be very loose.
+    @Test func aNameIsBrokenOnlyToSaveAVeryLooseLine() {
+        // The five words at four fifths of their stretch, or the name's piece filling the line.
+        let (fair, fairToken) = Self.nameAfterFiveWords(stretchOfFive: 0.8, piece: 7)
+        #expect(!fair.breaks().contains(fairToken), "broke the name to save a line at 0.8 of its stretch")
+        // Far looser than all their stretch: the name is broken.
+        let (loose, looseToken) = Self.nameAfterFiveWords(stretchOfFive: 1.9, piece: 33)
+        #expect(loose.breaks().contains(looseToken), "left a line at 1.9 of its stretch rather than break the name")
+    }
+
     @Test func onlyTheSoftHyphensWhereALineEndsStayInTheText() throws {
         let layout = try makeTypesetter().layout(SampleTexts.english, style: bodyStyle, width: 150, alignment: .justify,
                                                  hyphenate: true)
@@ -185,6 +223,36 @@ import BookTestSupport
         let book = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let pages = try #require(book["pages"] as? [[String: Any]])
         return pages.filter { $0["type"] as? String == "text" }.compactMap { $0["text"] as? String }.joined(separator: "\n\n")
+    }
+
+    /// The paragraphs of a memoir of real prose written for the tests (Tests/ProseBooks).
+    func clerkText() throws -> String {
+        let data = try Data(contentsOf: Repository.root.appendingPathComponent("Tests/ProseBooks/the-literal-clerk/book.json"))
+        let book = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let pages = try #require(book["pages"] as? [[String: Any]])
+        return pages.filter { $0["type"] as? String == "text" }.compactMap { $0["text"] as? String }.joined(separator: "\n\n")
+    }
+
+    /// A hyphen on a paragraph's next-to-last line leaves its last line a piece of a word ("son."):
+    /// weighed as TeX's final hyphen demerits weigh it, it is rare in real prose, and a last line
+    /// that is the rest of a hyphenated word alone never happens.
+    @Test func fewParagraphsEndOnAHyphenatedWord() throws {
+        let typesetter = try makeTypesetter()
+        let text = try memoirText() + "\n\n" + clerkText()
+        var paragraphs = 0, hyphenated: [String] = []
+        for width in stride(from: 240.0, through: 340.0, by: 20) {
+            let layout = typesetter.layout(text, style: bodyStyle, width: width, alignment: .justify, hyphenate: true)
+            for lines in Dictionary(grouping: layout.lines, by: \.paragraph).values where lines.count >= 2 {
+                paragraphs += 1
+                let penultimate = lines[lines.count - 2], last = lines[lines.count - 1]
+                guard penultimate.endsWithSoftHyphen || penultimate.text.hasSuffix("-") else { continue }
+                hyphenated.append("\(width): \(penultimate.text) / \(last.text)")
+                #expect(last.text.trimmingCharacters(in: .whitespaces).contains(" "), "a fragment alone: \(penultimate.text) / \(last.text)")
+            }
+        }
+        try #require(paragraphs > 100)
+        let share = Double(hyphenated.count) / Double(paragraphs)
+        #expect(share < 0.10, "\(hyphenated.count) of \(paragraphs) paragraphs: \(hyphenated.prefix(12))")
     }
 
     @Test func noTwoHyphenatedLinesFollowEachOther() throws {

@@ -107,6 +107,19 @@ import BookRenderKit
         #expect(!PageTreePreflight.check(printed, profile: kdp).contains { $0.check == .outsideSafeArea })
     }
 
+    /// A book whose outside margin is KDP's 0.375 in keeps its justified lines' ink inside it
+    /// too: the glyphs ending a line (an `f`'s hook) and starting one (a `j`'s tail) ink past the
+    /// text box, so the margin leaves room for them.
+    @Test func marginsAtThePrintersFigureLeaveRoomForInk() throws {
+        let file = try writeLongMemoir(in: try temporaryDirectory("ink-room"), chapters: 10, paragraphs: 20,
+                                       margins: ["top": "0.75in", "bottom": "0.8in", "inner": "0.6in", "outer": "0.375in"])
+        let resolved = try BookDocument.open(file, settings: TestBooks.settings(profile: "kdp")).resolve()
+        let tree = BookLayouter(typesetter: try TestFonts.typesetter()).layout(resolved)
+        let outside = PageTreePreflight.check(tree, profile: try profile("kdp")).filter { $0.check == .outsideSafeArea }
+        #expect(outside.isEmpty, "\(outside.count) pages: \(outside.prefix(3))")
+        #expect(tree.margins.outer >= 0.375 * 72 && tree.margins.outer < 0.375 * 72 + 6, "\(tree.margins)")
+    }
+
     /// The printers' trims: listed sizes and KDP's custom range pass; anything else is refused,
     /// naming the nearest size the printer does take.
     @Test func trimsAreThePrintersOwn() throws {

@@ -9,7 +9,7 @@ func fontLibrary() throws -> FontLibrary {
 
 /// A fresh Typesetter for one test: tests run in parallel, and Pango font maps must not be shared.
 func makeTypesetter(language: String = "en-US") throws -> Typesetter {
-    Typesetter(fonts: try fontLibrary(), language: language)
+    Typesetter(fonts: try fontLibrary(), language: language, hyphenationExceptions: Repository.resources.hyphenation)
 }
 
 func fileName(_ path: String) -> String { (path as NSString).lastPathComponent }

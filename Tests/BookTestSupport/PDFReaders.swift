@@ -18,6 +18,36 @@ public enum PDFReaders {
         return pages.keys.sorted().map { pages[$0]! }
     }
 
+    /// Each page's text as poppler's `pdftotext` extracts it (UTF-8, reading order).
+    public static func popplerText(_ pdf: URL) throws -> [String] {
+        let out = try run("pdftotext", ["-enc", "UTF-8", pdf.path, "-"])
+        guard out.status == 0 else { throw ToolError("pdftotext failed: \(out.stderr)") }
+        var pages = out.stdout.components(separatedBy: "\u{0C}")
+        if pages.last?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty == true { pages.removeLast() }
+        return pages
+    }
+
+    /// Each page's text as MuPDF extracts it (PyMuPDF's `Page.get_text()`), the reader of
+    /// SumatraPDF, zathura's MuPDF back end and many a text pipeline, which reads a PDF's text
+    /// otherwise than poppler does.
+    public static func mupdfText(_ pdf: URL) throws -> [String] {
+        let script = """
+        import json, sys
+        try:
+            import pymupdf
+        except ImportError:
+            sys.exit("PyMuPDF is not installed for " + sys.executable + "; run scripts/install-deps.sh")
+        print(json.dumps([page.get_text() for page in pymupdf.open(sys.argv[1])]))
+        """
+        let debianPython = "/usr/bin/python3"
+        let python = FileManager.default.isExecutableFile(atPath: debianPython) ? debianPython : "python3"
+        let out = try run(python, ["-c", script, pdf.path])
+        guard out.status == 0, let pages = try JSONSerialization.jsonObject(with: out.stdoutData) as? [String] else {
+            throw ToolError("PyMuPDF could not read \(pdf.lastPathComponent): \(out.stderr)")
+        }
+        return pages
+    }
+
     public static func info(_ pdf: URL) throws -> [String: String] {
         let out = try run("pdfinfo", [pdf.path]).stdout
         var result: [String: String] = [:]

@@ -31,4 +31,24 @@ import BookTestSupport
             #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty, "compare without --out wrote into its folder")
         }
     }
+
+    /// Pages exported at 150 dpi against their own PDF with no --dpi: the PDF is drawn at the
+    /// resolution the PNGs record, so every page pairs at its size.
+    @Test func aPDFIsRasterizedAtThePNGsRecordedResolution() throws {
+        let dir = try temporaryDirectory("self-compare")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let binary = try Repository.binary.path
+        let pdf = dir.appendingPathComponent("book.pdf").path, pngs = dir.appendingPathComponent("pages").path
+        let e = try run(binary, ["export", Repository.samples.appendingPathComponent("storybook/book.json").path, "-o", pdf,
+                                 "--png", pngs, "--dpi", "150", "--pages", "1"])
+        #expect(e.status == 0, "\(e.stderr)")
+        for (expected, actual) in [(pngs, pdf), (pdf, pngs)] {
+            let c = try run(binary, ["compare", expected, actual, "--rasterizer", "cairo", "--max-diff-ratio", "0.03", "--json"])
+            let report = try JSONSerialization.jsonObject(with: c.stdoutData) as! [String: Any]
+            let pages = report["pages"] as! [[String: Any]]
+            #expect(pages.count == 1 && pages.allSatisfy { $0["status"] as? String == "same" },
+                    "\(pages.map { "\($0["page"] ?? ""): \($0["status"] ?? "")" })")
+            #expect((report["options"] as? [String: Any])?["dpi"] as? Double == 150, "\(report["options"] ?? "")")
+        }
+    }
 }

@@ -51,6 +51,9 @@ public struct JobOptions: Sendable, Equatable, Codable {
 
 public struct BatchError: Error, CustomStringConvertible, Sendable {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// A mistake in what the batch was asked to do (a manifest key that does nothing), not an
+    /// input that cannot be read: a usage error.
+    public var usage: Bool
+    public init(_ message: String, usage: Bool = false) { self.message = message; self.usage = usage }
     public var description: String { message }
 }

@@ -44,6 +44,8 @@ public struct BatchRunner: Sendable {
             let thread = Thread {
                 defer { group.leave() }
                 while true {
+                    // A cancelled batch starts no new job.
+                    guard TemporaryFiles.cancelSignal == nil else { return }
                     let i = next.withLock { n -> Int in defer { n += 1 }; return n }
                     guard i < selected.count else { return }
                     let job = selected[i]
@@ -56,11 +58,28 @@ public struct BatchRunner: Sendable {
             thread.stackSize = 1 << 20
             thread.start()
         }
-        group.wait()
+        // A cancel passes its signal on to the running exports; one that is still running after
+        // a while (stuck, or started as the cancel began) is killed.
+        var cancelledAt: Date?
+        while group.wait(timeout: .now() + 0.1) == .timedOut {
+            guard TemporaryFiles.cancelSignal != nil else { continue }
+            let since = cancelledAt ?? Date()
+            cancelledAt = since
+            if Date().timeIntervalSince(since) > Self.cancelGrace { TemporaryFiles.signalChildren(SIGKILL) }
+        }
         let all = results.withLock { r in (0..<selected.count).compactMap { r[$0] } }
         let summary = BatchSummary(shard: shard, manifestJobs: list.count, jobs: all, seconds: Date().timeIntervalSince(start))
         emit(.finished(summary))
         return summary
+    }
+
+    /// Seconds the running exports have to end after a cancel passed its signal on to them.
+    static let cancelGrace = 10.0
+
+    /// Ends the process by the signal a cancel began with (see `BookRenderKit.batchStopHandler`),
+    /// once its summary is out; returns when no cancel has begun.
+    public static func endIfCancelled() {
+        if let signal = TemporaryFiles.cancelSignal { TemporaryFiles.signalHandler(signal) }
     }
 
     static func runOne(_ job: BatchJob, runner: JobRunner, fingerprinter: Fingerprinter, resources: ResourceLocator?) -> JobResult {
@@ -99,6 +118,8 @@ public struct BatchSummary: Codable, Sendable {
     public var done: Int
     public var skipped: Int
     public var failed: Int
+    /// Jobs a signal stopped while they ran (the batch was cancelled).
+    public var cancelled: Int
     public var pages: Int
     /// Placeholders drawn in the books rendered or up to date.
     public var placeholders: Int
@@ -113,6 +134,7 @@ public struct BatchSummary: Codable, Sendable {
         done = jobs.filter { $0.status == .done }.count
         skipped = jobs.filter { $0.status == .skipped }.count
         failed = jobs.filter { $0.status == .failed }.count
+        cancelled = jobs.filter { $0.status == .cancelled }.count
         pages = jobs.filter { $0.status == .done }.compactMap(\.pages).reduce(0, +)
         placeholders = jobs.compactMap(\.placeholders).reduce(0, +)
     }
@@ -129,6 +151,8 @@ public struct BatchSummary: Codable, Sendable {
         for j in jobs {
             if j.status == .failed {
                 lines.append("FAILED  \(j.id) (\(j.input)): \(j.error ?? "unknown error")")
+            } else if j.status == .cancelled {
+                lines.append("CANCELLED \(j.id) (\(j.input)): \(j.error ?? "cancelled")")
             } else if let count = j.placeholders, count > 0 {
                 lines.append("WARNING \(j.id) (\(j.input)): \(count) placeholder(s); \(j.warnings?.first ?? "")")
             }
@@ -136,6 +160,7 @@ public struct BatchSummary: Codable, Sendable {
         let rate = seconds > 0 ? Double(pages) / seconds : 0
         lines.append(String(format: "%d job(s) in shard %@: %d rendered (%d pages), %d up to date, %d failed; %.1f s, %.1f pages/s",
                             jobs.count, shard, done, pages, skipped, failed, seconds, rate)
+                     + (cancelled > 0 ? "; \(cancelled) cancelled" : "")
                      + (placeholders > 0 ? "; \(placeholders) placeholder(s)" : ""))
         return lines.joined(separator: "\n")
     }

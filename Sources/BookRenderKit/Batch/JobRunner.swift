@@ -4,7 +4,8 @@ import BookConfig
 
 /// How one job ended.
 public struct JobResult: Codable, Sendable, Equatable {
-    public enum Status: String, Codable, Sendable { case done, skipped, failed }
+    /// `cancelled`: a signal stopped the batch (a scheduler's cancel) while the job ran.
+    public enum Status: String, Codable, Sendable { case done, skipped, failed, cancelled }
     public var id: String
     public var input: String
     public var output: String
@@ -89,7 +90,18 @@ public struct JobRunner: Sendable {
         }
         defer { try? events?.close() }
         p.standardOutput = events ?? FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
+        // Kept for an export that ends before it can write its report: its error is the last
+        // error it printed.
+        let errors = scratch.appendingPathComponent("stderr.txt")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let errorHandle = try FileHandle(forWritingTo: errors)
+        defer { try? errorHandle.close() }
+        p.standardError = errorHandle
+        if let signal = TemporaryFiles.cancelSignal {
+            result.status = .cancelled
+            result.error = Self.cancelled(signal)
+            return
+        }
         try p.run()
         started?(p.processIdentifier)
         // A job that crashes or is killed leaves its temporaries, named with its PID beside
@@ -102,6 +114,8 @@ public struct JobRunner: Sendable {
             TemporaryFiles.forget(token)
             leftovers.remove()
         }
+        // A cancel that began while the child was starting passed over it.
+        if let signal = TemporaryFiles.cancelSignal { kill(p.processIdentifier, signal) }
         let timedOut = TimeoutFlag()
         if let timeout {
             let pid = p.processIdentifier
@@ -112,11 +126,15 @@ public struct JobRunner: Sendable {
         p.waitUntilExit()
         result.exitCode = p.terminationStatus
         let outcome = try? ExportOutcome.read(report)
-        if p.terminationReason == .uncaughtSignal {
+        if p.terminationReason == .uncaughtSignal, !timedOut.isSet, let signal = TemporaryFiles.cancelSignal {
+            result.status = .cancelled
+            result.error = Self.cancelled(signal)
+        } else if p.terminationReason == .uncaughtSignal {
             result.error = timedOut.isSet ? "timed out after \(timeout ?? 0) s and was stopped"
                 : "the export crashed (signal \(p.terminationStatus)); run `bookrender export \(job.input)` alone to see why"
         } else if p.terminationStatus != 0 {
-            result.error = outcome?.error?.message ?? "exit \(p.terminationStatus) without a report"
+            result.error = outcome?.error?.message ?? Self.lastError(in: errors)
+                ?? "exit \(p.terminationStatus) without a report"
         } else if let report = outcome?.report {
             result.status = .done
             result.pages = report.pageCount
@@ -126,6 +144,30 @@ public struct JobRunner: Sendable {
         } else {
             result.error = "the export succeeded but wrote no report"
         }
+    }
+}
+
+extension JobRunner {
+    static func cancelled(_ signal: Int32) -> String {
+        let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][signal] ?? "signal \(signal)"
+        return "cancelled by \(name) before it finished"
+    }
+
+    /// The last line the export printed as an error ("error: …", or ArgumentParser's "Error: …"),
+    /// without its prefix; nil when it printed none. Only the file's end is read.
+    static func lastError(in file: URL) -> String? {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
+        defer { try? handle.close() }
+        let size = (try? handle.seekToEnd()) ?? 0
+        try? handle.seek(toOffset: size > 65_536 ? size - 65_536 : 0)
+        let text = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+        for line in text.split(separator: "\n").reversed() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.lowercased().hasPrefix("error:") else { continue }
+            let message = trimmed.dropFirst("error:".count).trimmingCharacters(in: .whitespaces)
+            if !message.isEmpty { return message }
+        }
+        return nil
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import BookModel
 
 /// Reads the list of jobs: a JSON Lines manifest, or a folder of books.
 public enum Manifest {
@@ -8,6 +9,11 @@ public enum Manifest {
         var profile: String?
         var options: JobOptions?
     }
+
+    /// The keys a job line and its options take: any other would be ignored by decoding, and a
+    /// mistyped one ("prfile") would render a book without what it asked for.
+    static let lineKeys = ["input", "output", "profile", "options"]
+    static let optionKeys = ["theme", "strict", "force", "png", "dpi", "spreads", "pages"]
 
     /// One JSON object per line: `{"input": "a/book.json", "output": "out/a.pdf", "profile": "kdp",
     /// "options": {"theme": "memoir", "png": "out/a-pages", "dpi": 150}}`. Blank lines and lines
@@ -24,6 +30,7 @@ public enum Manifest {
         for (n, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let text = raw.trimmingCharacters(in: .whitespaces)
             if text.isEmpty || text.hasPrefix("#") { continue }
+            try refuseUnknownKeys(Data(text.utf8), at: "\(url.lastPathComponent):\(n + 1)")
             let line: Line
             do { line = try decoder.decode(Line.self, from: Data(text.utf8)) } catch {
                 throw BatchError("\(url.lastPathComponent):\(n + 1): not a job (\"input\" and \"output\" are required): \(describe(error))")
@@ -66,6 +73,24 @@ public enum Manifest {
         }
         try refuseSharedOutputs(jobs)
         return jobs
+    }
+
+    /// A line's keys (and its options' keys) that do nothing are a usage error naming the line and
+    /// the key, with the key it most likely meant. A line that is no JSON object is left to decoding.
+    static func refuseUnknownKeys(_ data: Data, at place: String) throws {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
+        func check(_ keys: [String], known: [String], prefix: String, what: String) throws {
+            for key in keys.sorted() where !known.contains(key) {
+                var message = "\(place): unknown key \"\(prefix)\(key)\""
+                if let near = Spelling.nearest(to: key, among: known) { message += " (did you mean \"\(prefix)\(near)\"?)" }
+                message += "; \(what) takes \(known.map { "\"\($0)\"" }.joined(separator: ", "))"
+                throw BatchError(message, usage: true)
+            }
+        }
+        try check(Array(object.keys), known: lineKeys, prefix: "", what: "a job")
+        if let options = object["options"] as? [String: Any] {
+            try check(Array(options.keys), known: optionKeys, prefix: "options.", what: "\"options\"")
+        }
     }
 
     /// Two jobs writing one PDF or one PNG folder would overwrite each other, and the second

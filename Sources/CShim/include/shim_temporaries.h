@@ -59,4 +59,16 @@ int shim_temporaries_install_crash_cleanup(void);
 int shim_temporaries_stopping(void);
 void shim_temporaries_wait_if_stopping(void);
 
+/* A signal handler for a program that runs jobs in children and ends them gracefully (a batch):
+ * the first signal passes itself on to every child recorded and is remembered, so the program
+ * starts nothing new, lets its children end and reports them before it ends; a second one stops at
+ * once (`shim_temporaries_stop`). Async-signal-safe. */
+void shim_temporaries_cancel(int signal);
+
+/* The signal a cancel began with; 0 when none has. */
+int shim_temporaries_cancelled(void);
+
+/* Sends `signal` to every child recorded. */
+void shim_temporaries_signal_children(int signal);
+
 #endif
