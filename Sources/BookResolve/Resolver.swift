@@ -162,6 +162,13 @@ public struct Resolver {
                                   subtitle: book.cover?.subtitle ?? book.subtitle,
                                   author: book.author, accent: tokens.palette.accent, image: coverImage,
                                   subject: coverImage.asset.map { subject(of: $0, focus: book.cover?.focus) })
+        for page in pages {
+            guard let subject = page.subject, let asset = page.image.asset else { continue }
+            findings += SubjectDoubtFinding.finding(subject, picture: asset.origin, owner: "the page", sourcePage: page.index)
+        }
+        if let subject = cover.subject, let asset = cover.image.asset {
+            findings += SubjectDoubtFinding.finding(subject, picture: asset.origin, owner: "the cover", sourcePage: nil)
+        }
 
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
