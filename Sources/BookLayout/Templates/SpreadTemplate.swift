@@ -21,12 +21,19 @@ struct SpreadTemplate: PageTemplate {
         // Both pages share one frame in spread coordinates; the right page sees it shifted by a page width.
         let leftBleed = ctx.bleedRect(for: ctx.pages[left].number), rightBleed = ctx.bleedRect(for: ctx.pages[right].number)
         let spreadBox = Rect(x: leftBleed.x, y: leftBleed.y, width: w + rightBleed.maxX - leftBleed.x, height: leftBleed.height)
+        let trim = Rect(x: 0, y: 0, width: 2 * w, height: h)
         var drawn: (asset: ImageAsset, placed: SubjectCrop.Placement)?
         switch page.image {
         case .asset(let asset):
             let fit = spread.fit ?? .cover
-            let placed = SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
-                                           in: spreadBox, subject: page.subject, fit: fit)
+            let crop = SpreadCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
+                                        in: spreadBox, trim: trim, fold: w, subject: page.subject, fit: fit)
+            let placed = crop.placement
+            if page.subject != nil, !crop.clear || crop.zoom > 1 {
+                ctx.findings.append(Finding(.warning, .other, sourcePage: page.index,
+                                            physicalPages: [ctx.pages[left].number, ctx.pages[right].number],
+                                            Self.clearance(crop, picture: asset.origin)))
+            }
             let alt = AltText.first(spread.scene, spread.text,
                                     [spread.leftText, spread.rightText].compactMap { $0 }.joined(separator: "\n"))
             ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: leftBleed, altText: alt)), to: left)
@@ -53,6 +60,20 @@ struct SpreadTemplate: PageTemplate {
             frame?.x -= offset
             panel(text, on: index, over: frame, subject: drawn == nil ? nil : page.subject, ctx)
         }
+    }
+
+    /// The warning for a spread whose subject could not be kept clear of the trim and the fold
+    /// by sliding the picture alone.
+    static func clearance(_ crop: SpreadCrop.Outcome, picture: String) -> String {
+        let margins = "0.25 in inside the trim and 0.5 in from the fold"
+        let enlarged = String(format: "enlarged %.0f %%, losing some of its edges, ", (crop.zoom - 1) * 100)
+        if crop.clear {
+            return "spread picture \"\(picture)\": " + enlarged + "to keep its subject \(margins); "
+                + "a picture with more room around its subject, or one drawn with it away from the middle, needs no enlarging"
+        }
+        return "spread picture \"\(picture)\": its subject does not stay \(margins) (where the binding and the trim take it)"
+            + (crop.zoom > 1 ? "; the picture was " + enlarged + "to keep as much of it clear as it could" : "")
+            + "; draw the subject away from the middle and the edges, or, if it was misjudged, set \"focus\" on the page"
     }
 
     /// The page's text on a card, where it hides the least of the picture drawn at `frame`
