@@ -63,8 +63,10 @@ struct IllustrationTemplate: PageTemplate {
             let alt = AltText.first(illustration.caption, illustration.scene, illustration.text)
             ctx.pages[index].items.insert(.image(ImageBox(asset: asset, frame: placed.frame, clip: plan.art, altText: alt)), at: 1)
             if let subject = page.subject {
-                var record = ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue)
+                let visible = plan.art.intersection(ctx.pageRect)
+                var record = ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue, visible: visible)
                 record.textPosition = plan.position?.rawValue
+                record.measure(subject, frame: placed.frame, visible: visible, covers: plan.band.map { [$0] } ?? [])
                 ctx.pages[index].art.append(record)
             }
         case .placeholder:

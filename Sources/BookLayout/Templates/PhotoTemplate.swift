@@ -33,7 +33,8 @@ struct PhotoTemplate: PageTemplate {
                                        shadow: asset.info.hasAlpha ? nil : ctx.tokens.sizing.shadow,
                                        altText: AltText.first(photo.caption, photo.scene))), to: index)
             if let subject = page.subject {
-                ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue))
+                ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue,
+                                                         visible: frame.intersection(ctx.pageRect)))
             }
             photoBottom = frame.maxY
         case .placeholder:

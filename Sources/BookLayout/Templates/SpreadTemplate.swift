@@ -43,7 +43,8 @@ struct SpreadTemplate: PageTemplate {
             drawn = (asset, placed)
             if let subject = page.subject {
                 for index in [left, right] {
-                    ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue))
+                    ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue,
+                                                             visible: trim))
                 }
             }
         case .placeholder:
@@ -54,11 +55,20 @@ struct SpreadTemplate: PageTemplate {
             break
         }
         let texts = [(left, spread.leftText ?? spread.text, 0.0), (right, spread.rightText, w)]
+        var cards: [Rect] = []
         for (index, text, offset) in texts {
             guard let text, !text.isEmpty else { continue }
             var frame = drawn?.placed.frame
             frame?.x -= offset
-            panel(text, on: index, over: frame, subject: drawn == nil ? nil : page.subject, ctx)
+            var card = panel(text, on: index, over: frame, subject: drawn == nil ? nil : page.subject, ctx)
+            card.x += offset
+            cards.append(card)
+        }
+        // What the reader sees of the subject is the same on both pages: the crop less both cards.
+        if let drawn, let subject = page.subject {
+            for index in [left, right] where !ctx.pages[index].art.isEmpty {
+                ctx.pages[index].art[0].measure(subject, frame: drawn.placed.frame, visible: trim, covers: cards)
+            }
         }
     }
 
@@ -78,7 +88,8 @@ struct SpreadTemplate: PageTemplate {
 
     /// The page's text on a card, where it hides the least of the picture drawn at `frame`
     /// (page coordinates).
-    private func panel(_ text: String, on index: Int, over frame: Rect?, subject: PictureSubject?, _ ctx: LayoutContext) {
+    /// Returns the card (page coordinates).
+    private func panel(_ text: String, on index: Int, over frame: Rect?, subject: PictureSubject?, _ ctx: LayoutContext) -> Rect {
         let content = ctx.contentRect(for: ctx.pages[index].number)
         let typo = ctx.tokens.typography
         let pad = typo.body.size * 0.8
@@ -115,10 +126,10 @@ struct SpreadTemplate: PageTemplate {
         box.lines = 0..<last
         box.frame.height = height - 2 * pad
         ctx.append(.text(box), to: index)
-        if let frame, let subject, !ctx.pages[index].art.isEmpty {
+        if frame != nil, subject != nil, !ctx.pages[index].art.isEmpty {
             ctx.pages[index].art[0].textPosition = choice.position.rawValue
-            ctx.pages[index].art[0].subjectCovered = subject.boxShare(in: SubjectCrop.unit(rect, in: frame))
             ctx.pages[index].art[0].textContrast = look.contrast
         }
+        return rect
     }
 }
