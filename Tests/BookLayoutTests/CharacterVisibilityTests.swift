@@ -172,11 +172,12 @@ import BookRenderKit
         #expect(!rendered.report.findings.contains { $0.message.contains("fold") }, "\(rendered.report.findings.map(\.message))")
     }
 
-    /// Long text pinned over the figure: the report's kept share falls with what is seen.
+    /// Long text pinned over the figure (on the art, where it would hide too much of the subject to
+    /// stand there, so on a card): the report's kept share falls with what is seen.
     @Test(arguments: ["8.5x8.5", "6x9"])
     func textOverTheFigureIsTakenOffWhatIsKept(_ trim: String) throws {
         let long = String(repeating: "The night went on and on, wider than a whole page, and the grass was cold and wet. ", count: 2)
-        let folder = try Self.book(trim: trim, tokens: #"{"templates": {"spread": {"placement": {"pin": "bottom"}}}}"#,
+        let folder = try Self.book(trim: trim, tokens: #"{"templates": {"illustration": {"over": {"pin": "bottom"}}, "spread": {"placement": {"pin": "bottom"}}}}"#,
                                    spreadText: (long, long))
         defer { try? FileManager.default.removeItem(at: folder) }
         let rendered = try Self.render(folder)
