@@ -97,7 +97,11 @@ public enum CMYKConverter {
         var plan = finalPlan
         // Ghostscript's pdfwrite keeps no structure tree: a PDF/X-1a file for the press comes out
         // untagged, so there are no figures left to describe.
-        if try !QPDFDocument(reading: converted).hasStructureTree { plan.figureAltTexts = nil }
+        if try !QPDFDocument(reading: converted).hasStructureTree {
+            plan.figureAltTexts = nil
+            plan.paragraphs = nil
+            plan.metadata?.pdfUAPart = nil
+        }
         try PDFFinisher.finish(converted, plan: plan, to: output, forPDFX: true)
     }
 
