@@ -12,11 +12,12 @@ public struct ArtPlacement: Sendable, Equatable {
     /// The subject's box in the picture, and whether the book gave it or it was estimated.
     public var subject: UnitRect
     public var subjectSource: PictureSubject.Source
-    /// The share of the subject's box inside the crop.
+    /// The share of the subject a reader sees: its weight inside the trimmed crop and under no text.
     public var subjectKept: Double
     /// Where the page's text went ("bottom", "top-left", …), nil for a page with none over or beside the picture.
     public var textPosition: String?
-    /// The share of the subject's box under this page's text.
+    /// The share of the subject's weight inside the crop that text over the picture hides (on a
+    /// spread, both pages' text).
     public var subjectCovered: Double
     /// The least contrast of that text against what lies under it, when it lies over the picture.
     public var textContrast: Double?
@@ -32,8 +33,19 @@ public struct ArtPlacement: Sendable, Equatable {
         self.textContrast = textContrast
     }
 
-    init(asset: ImageAsset, subject: PictureSubject, placement: SubjectCrop.Placement, fit: String) {
+    /// `visible`: the part of the page the picture shows through (its clip within the trim).
+    init(asset: ImageAsset, subject: PictureSubject, placement: SubjectCrop.Placement, fit: String, visible: Rect) {
         self.init(origin: asset.origin, fit: fit, shown: placement.shown, subject: subject.box, subjectSource: subject.source,
-                  subjectKept: subject.boxShare(in: placement.shown))
+                  subjectKept: 0)
+        measure(subject, frame: placement.frame, visible: visible, covers: [])
+    }
+
+    /// Sets what is kept and covered of `subject`, drawn at `frame` and seen through `visible`,
+    /// with `covers` (text, cards or bands over the picture; page coordinates) hiding what lies
+    /// under them. The templates call it once their text is placed.
+    mutating func measure(_ subject: PictureSubject, frame: Rect, visible: Rect, covers: [Rect]) {
+        let shares = SubjectVisibility.shares(subject, frame: frame, visible: visible, covers: covers)
+        subjectKept = shares.kept
+        subjectCovered = shares.covered
     }
 }

@@ -143,6 +143,12 @@ public struct BookLayouter {
         // The tree may be used with Pango on this thread from here: the helpers must be done.
         typesetter.finishPrepared()
         var findings = ctx.findings
+        // Resolve named the pictures whose subject it was unsure of; now the pages showing them are known.
+        for i in findings.indices where findings[i].kind == .subjectUnsure {
+            let source = findings[i].sourcePage
+            findings[i].physicalPages = ctx.pages.filter { !$0.art.isEmpty && $0.sourcePage == source && (source != nil || $0.role == .cover) }
+                .map(\.number)
+        }
         findings += missingGlyphs + MissingGlyphs.findings(in: ctx.pages, fonts: typesetter.fonts)
         if book.tokens.typography.body.hyphenate, typesetter.hyphenator == nil {
             findings.append(Finding(.warning, .noHyphenation,

@@ -24,6 +24,15 @@ public struct PictureSubject: Sendable, Equatable {
     private var sums: [Double] = []
     /// The picture's colours, for the contrast of text set over it.
     public var thumbnail: Thumbnail?
+    /// Why an estimate may have picked the wrong subject; nil when it is clear, or given.
+    public var doubt: Doubt?
+
+    public enum Doubt: Sendable, Equatable {
+        /// Two candidates nearly as strong lie far apart: the strongest centred at (x, y), the other at (otherX, otherY).
+        case rival(x: Double, y: Double, otherX: Double, otherY: Double)
+        /// The weight is spread over most of the picture.
+        case spread
+    }
 
     public init(box: UnitRect, centre: (x: Double, y: Double), source: Source, weights: [Float],
                 grid: (width: Int, height: Int), thumbnail: Thumbnail?) {
@@ -99,6 +108,6 @@ public struct PictureSubject: Sendable, Equatable {
 
     public static func == (a: PictureSubject, b: PictureSubject) -> Bool {
         a.box == b.box && a.centre == b.centre && a.source == b.source && a.weights == b.weights
-            && a.grid == b.grid && a.thumbnail == b.thumbnail
+            && a.grid == b.grid && a.thumbnail == b.thumbnail && a.doubt == b.doubt
     }
 }

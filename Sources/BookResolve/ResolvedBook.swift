@@ -88,7 +88,7 @@ public enum ImageSlot: Sendable {
 public struct Finding: Sendable, Equatable, CustomStringConvertible {
     public enum Severity: String, Sendable { case warning, error }
     public enum Kind: String, Sendable {
-        case placeholder, missingImage, missingGlyph, noHyphenation, blankPageInserted, other
+        case placeholder, missingImage, missingGlyph, noHyphenation, blankPageInserted, subjectUnsure, other
     }
     public var severity: Severity
     public var kind: Kind

@@ -100,15 +100,18 @@ public struct Resolver {
 
         // A picture on many pages is judged once: the same bytes give the same subject.
         var thumbnails: [String: Thumbnail?] = [:], estimates: [String: PictureSubject] = [:]
+        var character: CharacterColours?
+        func thumbnail(of asset: ImageAsset) -> Thumbnail? {
+            if let known = thumbnails[asset.id] { return known }
+            let made = Thumbnail.make(asset)
+            thumbnails[asset.id] = made
+            return made
+        }
         func subject(of asset: ImageAsset, focus: PictureFocus?) -> PictureSubject {
-            let thumbnail: Thumbnail?
-            if let known = thumbnails[asset.id] { thumbnail = known } else {
-                thumbnail = Thumbnail.make(asset)
-                thumbnails[asset.id] = thumbnail
-            }
+            let thumbnail = thumbnail(of: asset)
             if let focus { return .given(focus, thumbnail: thumbnail) }
             if let known = estimates[asset.id] { return known }
-            let estimate = Self.estimate(thumbnail)
+            let estimate = Self.estimate(thumbnail, character: character)
             estimates[asset.id] = estimate
             return estimate
         }
@@ -124,6 +127,10 @@ public struct Resolver {
         if let ref = book.characters?.main?.image {
             mainImage = try slot(ref, jsonPath: "$.characters.main.image", sourcePage: nil, wantsPicture: false, scene: nil).asset
         }
+        // Learned before any picture is judged: every estimate looks for the character.
+        if let mainImage, let reference = thumbnail(of: mainImage) {
+            character = CharacterColours(reference: reference, id: mainImage.id)
+        }
         var coverImage = try slot(book.cover?.photo, jsonPath: "$.cover.photo", sourcePage: nil, wantsPicture: false, scene: nil)
         if case .none = coverImage, book.kind == .storybook, let mainImage {
             coverImage = .asset(mainImage)
@@ -136,11 +143,13 @@ public struct Resolver {
             // jobs read anyway (two files with the same bytes are then decoded twice, to the same).
             var distinct: [ImageAsset] = []
             var seen = Set<String>()
+            // The character's reference is decoded already; as the cover it needs no second look.
+            if let mainImage { seen.insert(mainImage.file.map { "file:" + $0.path } ?? "id:" + mainImage.id) }
             for asset in (pageSlots.map(\.asset) + [coverImage.asset]).compactMap({ $0 })
             where seen.insert(asset.file.map { "file:" + $0.path } ?? "id:" + asset.id).inserted {
                 distinct.append(asset)
             }
-            for (id, made) in Self.thumbnails(of: distinct) {
+            for (id, made) in Self.thumbnails(of: distinct, character: character) {
                 thumbnails.updateValue(made.thumbnail, forKey: id)  // nil too: a picture that did not decode
                 estimates[id] = made.estimate
             }
@@ -153,6 +162,13 @@ public struct Resolver {
                                   subtitle: book.cover?.subtitle ?? book.subtitle,
                                   author: book.author, accent: tokens.palette.accent, image: coverImage,
                                   subject: coverImage.asset.map { subject(of: $0, focus: book.cover?.focus) })
+        for page in pages {
+            guard let subject = page.subject, let asset = page.image.asset else { continue }
+            findings += SubjectDoubtFinding.finding(subject, picture: asset.origin, owner: "the page", sourcePage: page.index)
+        }
+        if let subject = cover.subject, let asset = cover.image.asset {
+            findings += SubjectDoubtFinding.finding(subject, picture: asset.origin, owner: "the cover", sourcePage: nil)
+        }
 
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
@@ -180,7 +196,7 @@ public struct Resolver {
 
     /// The thumbnails of `assets` by id, and the subject each shows, made side by side (as many
     /// at once as the machine has processors).
-    static func thumbnails(of assets: [ImageAsset]) -> [String: (thumbnail: Thumbnail?, estimate: PictureSubject)] {
+    static func thumbnails(of assets: [ImageAsset], character: CharacterColours?) -> [String: (thumbnail: Thumbnail?, estimate: PictureSubject)] {
         /// Each iteration writes its own element only.
         struct Results: @unchecked Sendable { let buffer: UnsafeMutableBufferPointer<(Thumbnail?, PictureSubject)?> }
         let made = Results(buffer: .allocate(capacity: assets.count))
@@ -189,7 +205,7 @@ public struct Resolver {
         DispatchQueue.concurrentPerform(iterations: assets.count) { i in
             // Reading the picture to decode it also gives its id (see `ImageAsset.readBytes`).
             let thumbnail = Thumbnail.make(assets[i])
-            made.buffer[i] = (thumbnail, estimate(thumbnail))
+            made.buffer[i] = (thumbnail, estimate(thumbnail, character: character))
         }
         var byID: [String: (thumbnail: Thumbnail?, estimate: PictureSubject)] = [:]
         for (i, asset) in assets.enumerated() {
@@ -200,19 +216,19 @@ public struct Resolver {
     }
 
     /// The subject the book gives, or else the one its pixels show.
-    static func subject(of asset: ImageAsset, focus: PictureFocus?) -> PictureSubject {
+    static func subject(of asset: ImageAsset, focus: PictureFocus?, character: CharacterColours? = nil) -> PictureSubject {
         let thumbnail = Thumbnail.make(asset)
         if let focus { return .given(focus, thumbnail: thumbnail) }
-        return estimate(thumbnail)
+        return estimate(thumbnail, character: character)
     }
 
     /// The subject the pixels show; a picture that no longer decodes is taken whole (drawing reports it).
-    static func estimate(_ thumbnail: Thumbnail?) -> PictureSubject {
+    static func estimate(_ thumbnail: Thumbnail?, character: CharacterColours?) -> PictureSubject {
         guard let thumbnail else {
             return PictureSubject(box: .whole, centre: (0.5, 0.5), source: .estimated,
                                   weights: PictureSubject.uniformWeights(in: .whole, width: 1, height: 1), grid: (1, 1), thumbnail: nil)
         }
-        return SubjectEstimator.estimate(thumbnail)
+        return SubjectEstimator.estimate(thumbnail, character: character)
     }
 
     /// A margin may take at most a third of the page, so some room is left for text; one that

@@ -1,36 +1,95 @@
 import Foundation
 
-/// Judges where a picture's subject is from its thumbnail alone, the same way every time.
+/// Judges where a picture's subject is from its thumbnail alone, the same way every time, the way
+/// a reader would pick it out.
 ///
-/// A cell belongs to the subject as far as it differs from the background there and stands out:
-/// the background is what the picture's border shows, carried inwards (so a gradient sky or a
-/// band of grass at the foot counts as background); standing out is a colour the picture has
-/// little of (a fox on a green hill) and edges close by (a face, a window). The subject's box
-/// is where the middle of that weight lies, its few stray cells left out.
+/// A cell stands out as far as it differs from the background there and is unusual: the
+/// background is what the picture's border shows, carried inwards (so a gradient sky or a band of
+/// grass at the foot counts as background), or else what lies around the cell on every side (a
+/// figure on a hill, though the hill is not at the border); unusual is a colour the picture has
+/// little of and edges close by. When the book has a reference picture of its main character,
+/// cells in the character's colours stand out too (`CharacterColours`).
+///
+/// The cells that stand out form candidates, weighed as a reader would: figures stand in the lower
+/// two thirds, a bright round shape high in the picture is the sun or the moon, a speck is a star,
+/// and a candidate in the character's colours is most likely the character. The subject's box is
+/// where the middle of the weight of the strong candidates lies; weaker ones keep a little weight,
+/// so text still prefers to leave them alone.
 public enum SubjectEstimator {
     /// The share of the weight left out at each end of the box.
     static let tail = 0.01
+    /// A candidate weighing less than this share of the strongest one is left out of the box.
+    static let keep = 0.25
+    /// A second candidate weighing at least this share of the strongest, this far from it (in
+    /// shares of the picture), makes the estimate unsure.
+    static let rivalShare = 0.6
+    static let rivalDistance = 0.35
+    /// A box over at least this share of the picture, with no candidate holding half the weight,
+    /// is no subject but a busy picture.
+    static let spreadArea = 0.5
 
-    public static func estimate(_ t: Thumbnail) -> PictureSubject {
-        let weights = saliency(t)
-        let sum = weights.reduce(0, +)
-        guard sum > 0 else {
-            return PictureSubject(box: .whole, centre: (0.5, 0.5), source: .estimated,
-                                  weights: PictureSubject.uniformWeights(in: .whole, width: t.width, height: t.height),
-                                  grid: (t.width, t.height), thumbnail: t)
+    public static func estimate(_ t: Thumbnail, character: CharacterColours? = nil) -> PictureSubject {
+        let w = t.width, h = t.height, n = w * h
+        let match = character?.match(t)
+        let s = saliency(t, match: match)
+        guard let top = s.max(), top > 0.08 else { return whole(t) }
+        let mean = s.reduce(0, +) / Float(n)
+        let threshold = mean + 0.15 * (top - mean)
+        let excess = s.map { max(0, $0 - threshold) }
+        let regions = SubjectRegions.find(excess, thumbnail: t, match: match)
+        guard let best = regions.first, best.score > 0 else { return whole(t) }
+
+        var weights = [Float](repeating: 0, count: n), boxed = weights
+        for region in regions {
+            let factor = Float(region.score / region.mass)
+            let strong = region.score >= keep * best.score
+            for i in region.cells {
+                weights[i] = excess[i] * factor
+                if strong { boxed[i] = weights[i] }
+            }
         }
+        let sum = weights.reduce(0, +), boxedSum = boxed.reduce(0, +)
         let normalised = weights.map { $0 / sum }
-        var columns = [Double](repeating: 0, count: t.width), rows = [Double](repeating: 0, count: t.height)
-        for y in 0..<t.height {
-            for x in 0..<t.width {
-                columns[x] += Double(normalised[y * t.width + x]); rows[y] += Double(normalised[y * t.width + x])
+        var columns = [Double](repeating: 0, count: w), rows = [Double](repeating: 0, count: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let v = Double(boxed[y * w + x] / boxedSum)
+                columns[x] += v; rows[y] += v
             }
         }
         let (x0, x1) = span(columns), (y0, y1) = span(rows)
-        let box = UnitRect(x: Double(x0) / Double(t.width), y: Double(y0) / Double(t.height),
-                           width: Double(x1 + 1 - x0) / Double(t.width), height: Double(y1 + 1 - y0) / Double(t.height))
-        return PictureSubject(box: box, centre: (box.midX, box.midY), source: .estimated, weights: normalised,
-                              grid: (t.width, t.height), thumbnail: t)
+        // Half a cell more all round: an outline that is faint against what is behind it (dark
+        // boots on dark grass) stands out less than the threshold in the cell it half fills.
+        let left = max(0, Double(x0) - 0.5), right = min(Double(w), Double(x1) + 1.5)
+        let upper = max(0, Double(y0) - 0.5), lower = min(Double(h), Double(y1) + 1.5)
+        let box = UnitRect(x: left / Double(w), y: upper / Double(h),
+                           width: (right - left) / Double(w), height: (lower - upper) / Double(h))
+        var subject = PictureSubject(box: box, centre: (box.midX, box.midY), source: .estimated, weights: normalised,
+                                     grid: (w, h), thumbnail: t)
+        subject.doubt = doubt(regions, box: box)
+        return subject
+    }
+
+    /// No subject to find (a plain picture, or one all of a piece): the whole picture stands for it.
+    private static func whole(_ t: Thumbnail) -> PictureSubject {
+        PictureSubject(box: .whole, centre: (0.5, 0.5), source: .estimated,
+                       weights: PictureSubject.uniformWeights(in: .whole, width: t.width, height: t.height),
+                       grid: (t.width, t.height), thumbnail: t)
+    }
+
+    /// Why the estimate may be wrong: a rival candidate nearly as strong far from the strongest,
+    /// or weight spread over most of the picture.
+    static func doubt(_ regions: [SubjectRegions.Region], box: UnitRect) -> PictureSubject.Doubt? {
+        guard let best = regions.first else { return nil }
+        for other in regions.dropFirst() where other.score >= rivalShare * best.score {
+            let dx = other.centre.x - best.centre.x, dy = other.centre.y - best.centre.y
+            if (dx * dx + dy * dy).squareRoot() >= rivalDistance {
+                return .rival(x: best.centre.x, y: best.centre.y, otherX: other.centre.x, otherY: other.centre.y)
+            }
+        }
+        let bestShare = best.score / regions.reduce(0) { $0 + $1.score }
+        if box.area >= spreadArea && bestShare < 0.5 { return .spread }
+        return nil
     }
 
     /// The first and last index between which all but `tail` of the mass at each end lies.
@@ -48,26 +107,55 @@ public enum SubjectEstimator {
         return (first, max(first, last))
     }
 
-    /// Each cell's weight as part of the subject, before normalising; zero where it is background.
-    static func saliency(_ t: Thumbnail) -> [Float] {
+    /// How much each cell stands out, blurred over its neighbours; `match` is how strongly each
+    /// shows the main character's colours.
+    static func saliency(_ t: Thumbnail, match: [Float]?) -> [Float] {
         let w = t.width, h = t.height, n = w * h
         let background = borderBackground(t)
+        let around = surroundContrast(t)
         let rarity = colourRarity(t)
         let edges = edgeDensity(t)
         var s = [Float](repeating: 0, count: n)
         for i in 0..<n {
             let d = distance(t.red[i], t.green[i], t.blue[i], background.red[i], background.green[i], background.blue[i])
-            let apart = min(1, d / 0.25)
+            let apart = min(1, max(d / 0.25, around[i] / 0.2))
             s[i] = apart * (0.6 * rarity[i] + 0.4 * edges[i])
         }
-        s = blur(s, width: w, height: h)
-        guard let top = s.max(), top > 0.08 else { return [Float](repeating: 0, count: n) }
-        let mean = s.reduce(0, +) / Float(n)
-        let threshold = mean + 0.25 * (top - mean)
-        return s.map { max(0, $0 - threshold) }
+        if let match, let top = s.max() {
+            for i in 0..<n { s[i] += 0.8 * top * match[i] }
+        }
+        return blur(s, width: w, height: h)
     }
 
-    private static func distance(_ r1: Float, _ g1: Float, _ b1: Float, _ r2: Float, _ g2: Float, _ b2: Float) -> Float {
+    /// How far each cell's colour is from what lies around it on its least different side: the
+    /// mean of a small square a few cells off to the left, right, above and below. A figure differs
+    /// on every side; the edge of a hill or the horizon matches one side and scores nothing.
+    static func surroundContrast(_ t: Thumbnail) -> [Float] {
+        let w = t.width, h = t.height, reach = 4, half = 2
+        var out = [Float](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var least = Float.infinity
+                for (dx, dy) in [(reach, 0), (-reach, 0), (0, reach), (0, -reach)] {
+                    let cx = x + dx, cy = y + dy
+                    guard cx >= 0, cx < w, cy >= 0, cy < h else { continue }
+                    var r: Float = 0, g: Float = 0, b: Float = 0, c: Float = 0
+                    for yy in max(0, cy - half)...min(h - 1, cy + half) {
+                        for xx in max(0, cx - half)...min(w - 1, cx + half) {
+                            let j = yy * w + xx
+                            r += t.red[j]; g += t.green[j]; b += t.blue[j]; c += 1
+                        }
+                    }
+                    let i = y * w + x
+                    least = min(least, distance(t.red[i], t.green[i], t.blue[i], r / c, g / c, b / c))
+                }
+                out[y * w + x] = least.isFinite ? least : 0
+            }
+        }
+        return out
+    }
+
+    static func distance(_ r1: Float, _ g1: Float, _ b1: Float, _ r2: Float, _ g2: Float, _ b2: Float) -> Float {
         let dr = r1 - r2, dg = g1 - g2, db = b1 - b2
         return (dr * dr + dg * dg + db * db).squareRoot() / Float(3).squareRoot()
     }

@@ -18,6 +18,10 @@ public struct Thumbnail: Sendable, Equatable {
 
     /// The cells on the longer side.
     public static let longSide = 64
+    /// The fewest cells on the shorter side, up to twice `longSide` on the longer: a figure in a
+    /// panorama for a spread is as small a share of its height as in any picture, and must still
+    /// cover a few cells to be found.
+    public static let shortSide = 40
 
     /// The asset's picture as a thumbnail; nil when its bytes no longer decode (drawing reports that).
     public static func make(_ asset: ImageAsset) -> Thumbnail? {
@@ -71,13 +75,14 @@ public struct Thumbnail: Sendable, Equatable {
         guard width > 0, height > 0 else { return nil }
         let swap = ExifOrientation.swapsAxes(orientation)
         let shownW = swap ? height : width, shownH = swap ? width : height
-        let scale = Double(longSide) / Double(max(shownW, shownH))
+        let long = Double(max(shownW, shownH)), short = Double(min(shownW, shownH))
+        let scale = min(max(Double(longSide) / long, Double(shortSide) / short), Double(2 * longSide) / long)
         let gw = max(1, min(shownW, Int((Double(shownW) * scale).rounded())))
         let gh = max(1, min(shownH, Int((Double(shownH) * scale).rounded())))
         let turn = ExifOrientation.transform(orientation, width: Double(width), height: Double(height))
         var r = [Float](repeating: 0, count: gw * gh), g = r, b = r, n = r
         // A few samples a cell are plenty for an average; a large PNG decodes at full size.
-        let step = max(1, max(width, height) / (longSide * 4))
+        let step = max(1, max(width, height) / (max(gw, gh) * 4))
         for y in Swift.stride(from: step / 2, to: height, by: step) {
             for x in Swift.stride(from: step / 2, to: width, by: step) {
                 let p = turn.apply(x: Double(x) + 0.5, y: Double(y) + 0.5)

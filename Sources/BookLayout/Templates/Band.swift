@@ -51,7 +51,10 @@ enum Band {
                                            in: plan.art, subject: page.subject, fit: fit)
             ctx.pages[index].items.insert(.image(ImageBox(asset: asset, frame: placed.frame, clip: plan.art, altText: altText)), at: 1)
             if let subject = page.subject {
-                var record = ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue)
+                // The band lies beside the picture's area; where it still overlaps the clip it hides it.
+                let visible = plan.art.intersection(ctx.pageRect)
+                var record = ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue, visible: visible)
+                record.measure(subject, frame: placed.frame, visible: visible, covers: [plan.band])
                 record.textPosition = plan.position.rawValue
                 record.textBacking = "band"
                 record.textBlockHeight = plan.height > 0 ? plan.height : nil

@@ -98,9 +98,10 @@ enum CoverTemplate {
                                   width: 3, color: cover.accent)), to: index)
             placeTitleBlock(top: panel.y + pad, color: look.text, x: panel.x + pad, width: panel.width - 2 * pad)
             if let drawn, let subject {
-                var record = ArtPlacement(asset: drawn.asset, subject: subject, placement: drawn.placed, fit: fit.rawValue)
+                let visible = page.intersection(ctx.pageRect)
+                var record = ArtPlacement(asset: drawn.asset, subject: subject, placement: drawn.placed, fit: fit.rawValue, visible: visible)
                 record.textPosition = choice.position.rawValue
-                record.subjectCovered = subject.boxShare(in: SubjectCrop.unit(panel, in: drawn.placed.frame))
+                record.measure(subject, frame: drawn.placed.frame, visible: visible, covers: [panel])
                 record.textContrast = look.contrast
                 ctx.pages[index].art.append(record)
             }
@@ -117,7 +118,8 @@ enum CoverTemplate {
                                                in: photoBox, subject: cover.subject, fit: fit)
                 let frame = fit == .contain ? placed.frame : photoBox
                 if let subject = cover.subject {
-                    ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue))
+                    ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue,
+                                                             visible: frame.intersection(ctx.pageRect)))
                 }
                 ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: frame,
                                            cornerRadius: ctx.tokens.sizing.cornerRadius,

@@ -95,9 +95,11 @@ struct IllustrationTemplate: PageTemplate {
             let y = choice.position == .bottom || choice.position == .bottomLeft || choice.position == .bottomRight
                 ? choice.block.maxY - set.height : choice.block.y
             set.place(x: choice.block.x, y: y, color: choice.textColor, muted: choice.textColor, on: index, ctx)
-            var record = ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue)
+            var record = ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue,
+                                      visible: bleed.intersection(ctx.pageRect))
             record.textPosition = choice.position.rawValue
-            record.subjectCovered = choice.covered
+            // The words hide what lies under their block; a veil only dims the art around them.
+            record.measure(subject, frame: placed.frame, visible: bleed.intersection(ctx.pageRect), covers: [choice.block])
             record.textContrast = choice.contrast
             record.textBacking = choice.scrim == nil ? "none" : "scrim"
             record.textBlockHeight = choice.scrim == nil ? nil : choice.block.height
@@ -116,7 +118,8 @@ struct IllustrationTemplate: PageTemplate {
                                            in: area, subject: page.subject, fit: fit)
             ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: area, altText: altText)), to: index)
             if let subject = page.subject {
-                ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue))
+                ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue,
+                                                         visible: area.intersection(ctx.pageRect)))
             }
         case .placeholder:
             let m = ctx.book.margins

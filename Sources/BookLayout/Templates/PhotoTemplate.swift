@@ -43,7 +43,8 @@ struct PhotoTemplate: PageTemplate {
                                        shadow: asset.info.hasAlpha ? nil : shadow(ctx),
                                        altText: AltText.first(photo.caption, photo.scene))), to: index)
             if let subject = page.subject {
-                ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue))
+                ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue,
+                                                         visible: frame.intersection(ctx.pageRect)))
             }
             photoBottom = frame.maxY
         case .placeholder:
@@ -87,7 +88,8 @@ struct PhotoTemplate: PageTemplate {
                                    shadow: asset.info.hasAlpha ? nil : shadow(ctx),
                                    altText: AltText.first(photo.caption, photo.scene))), to: index)
         if let subject = page.subject {
-            ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: PictureFit.cover.rawValue))
+            ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: PictureFit.cover.rawValue,
+                                                     visible: frame.intersection(ctx.pageRect)))
         }
         var y = frame.maxY
         if let text = photo.caption.flatMap({ $0.isEmpty ? nil : $0 }) {

@@ -25,7 +25,8 @@ enum SpotPicture {
                                            in: frame, subject: page.subject, fit: fit)
             ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: frame, altText: altText)), to: index)
             if let subject = page.subject {
-                var record = ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue)
+                var record = ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue,
+                                          visible: frame.intersection(ctx.pageRect))
                 record.textPosition = "below"
                 record.textBacking = "page"
                 ctx.pages[index].art.append(record)

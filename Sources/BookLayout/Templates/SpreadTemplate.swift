@@ -24,12 +24,19 @@ struct SpreadTemplate: PageTemplate {
         // Both pages share one frame in spread coordinates; the right page sees it shifted by a page width.
         let leftBleed = ctx.bleedRect(for: ctx.pages[left].number), rightBleed = ctx.bleedRect(for: ctx.pages[right].number)
         let spreadBox = Rect(x: leftBleed.x, y: leftBleed.y, width: w + rightBleed.maxX - leftBleed.x, height: leftBleed.height)
+        let trim = Rect(x: 0, y: 0, width: 2 * w, height: h)
         var drawn: (asset: ImageAsset, placed: SubjectCrop.Placement)?
         switch page.image {
         case .asset(let asset):
             let fit = spread.fit ?? .cover
-            let placed = SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
-                                           in: spreadBox, subject: page.subject, fit: fit)
+            let crop = SpreadCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
+                                        in: spreadBox, trim: trim, fold: w, subject: page.subject, fit: fit)
+            let placed = crop.placement
+            if page.subject != nil, !crop.clear || crop.zoom > 1 {
+                ctx.findings.append(Finding(.warning, .other, sourcePage: page.index,
+                                            physicalPages: [ctx.pages[left].number, ctx.pages[right].number],
+                                            Self.clearance(crop, picture: asset.origin)))
+            }
             let alt = AltText.first(spread.scene, spread.text,
                                     [spread.leftText, spread.rightText].compactMap { $0 }.joined(separator: "\n"))
             ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: leftBleed, altText: alt)), to: left)
@@ -39,7 +46,8 @@ struct SpreadTemplate: PageTemplate {
             drawn = (asset, placed)
             if let subject = page.subject {
                 for index in [left, right] {
-                    ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue))
+                    ctx.pages[index].art.append(ArtPlacement(asset: asset, subject: subject, placement: placed, fit: fit.rawValue,
+                                                             visible: trim))
                 }
             }
         case .placeholder:
@@ -78,15 +86,41 @@ struct SpreadTemplate: PageTemplate {
                 if total > best { best = total; shared = pair }
             }
         }
+        // What hides the picture on either page, in spread coordinates: the words' blocks and cards.
+        var covers: [Rect] = []
         for (k, side) in sides.enumerated() {
             var frame = drawn?.placed.frame
             frame?.x -= side.offset
+            var cover: Rect
             if let frame, let over, spread.fit ?? .cover == .cover,
-               placeOver(side.words, on: side.index, frame: frame, subject: page.subject, settings: over, only: shared?[k], ctx) != nil {
-                continue
+               let choice = placeOver(side.words, on: side.index, frame: frame, subject: page.subject, settings: over, only: shared?[k], ctx) {
+                cover = choice.block
+            } else {
+                cover = panel(side.words, on: side.index, over: frame, subject: drawn == nil ? nil : page.subject, ctx)
             }
-            panel(side.words, on: side.index, over: frame, subject: drawn == nil ? nil : page.subject, ctx)
+            cover.x += side.offset
+            covers.append(cover)
         }
+        // What the reader sees of the subject is the same on both pages: the crop less both pages' words.
+        if let drawn, let subject = page.subject {
+            for index in [left, right] where !ctx.pages[index].art.isEmpty {
+                ctx.pages[index].art[0].measure(subject, frame: drawn.placed.frame, visible: trim, covers: covers)
+            }
+        }
+    }
+
+    /// The warning for a spread whose subject could not be kept clear of the trim and the fold
+    /// by sliding the picture alone.
+    static func clearance(_ crop: SpreadCrop.Outcome, picture: String) -> String {
+        let margins = "0.25 in inside the trim and 0.5 in from the fold"
+        let enlarged = String(format: "enlarged %.0f %%, losing some of its edges, ", (crop.zoom - 1) * 100)
+        if crop.clear {
+            return "spread picture \"\(picture)\": " + enlarged + "to keep its subject \(margins); "
+                + "a picture with more room around its subject, or one drawn with it away from the middle, needs no enlarging"
+        }
+        return "spread picture \"\(picture)\": its subject does not stay \(margins) (where the binding and the trim take it)"
+            + (crop.zoom > 1 ? "; the picture was " + enlarged + "to keep as much of it clear as it could" : "")
+            + "; draw the subject away from the middle and the edges, or, if it was misjudged, set \"focus\" on the page"
     }
 
     /// The place on the right-hand page that matches `position` on the left-hand one: the outer
@@ -126,7 +160,6 @@ struct SpreadTemplate: PageTemplate {
         text(choice.position).place(x: choice.block.x, y: choice.block.y, color: choice.textColor, muted: choice.textColor, on: index, ctx)
         if !ctx.pages[index].art.isEmpty {
             ctx.pages[index].art[0].textPosition = choice.position.rawValue
-            ctx.pages[index].art[0].subjectCovered = choice.covered
             ctx.pages[index].art[0].textContrast = choice.contrast
             ctx.pages[index].art[0].textBacking = choice.scrim == nil ? "none" : "scrim"
         }
@@ -134,8 +167,9 @@ struct SpreadTemplate: PageTemplate {
     }
 
     /// The page's text on a card, where it hides the least of the picture drawn at `frame`
-    /// (page coordinates).
-    private func panel(_ words: IllustrationTemplate.Words, on index: Int, over frame: Rect?, subject: PictureSubject?, _ ctx: LayoutContext) {
+    /// (page coordinates). Returns the card.
+    @discardableResult
+    private func panel(_ words: IllustrationTemplate.Words, on index: Int, over frame: Rect?, subject: PictureSubject?, _ ctx: LayoutContext) -> Rect {
         let content = ctx.contentRect(for: ctx.pages[index].number)
         let typo = ctx.tokens.typography
         let pad = typo.body.size * 0.8
@@ -164,11 +198,11 @@ struct SpreadTemplate: PageTemplate {
             ctx.findings.append(Finding(.warning, .other, sourcePage: ctx.pages[index].sourcePage, physicalPages: [ctx.pages[index].number],
                                         "spread text longer than its page; shorten it"))
         }
-        if let frame, let subject, !ctx.pages[index].art.isEmpty {
+        if frame != nil, subject != nil, !ctx.pages[index].art.isEmpty {
             ctx.pages[index].art[0].textPosition = choice.position.rawValue
-            ctx.pages[index].art[0].subjectCovered = subject.weight(in: SubjectCrop.unit(rect, in: frame))
             ctx.pages[index].art[0].textContrast = look.contrast
             ctx.pages[index].art[0].textBacking = "card"
         }
+        return rect
     }
 }
