@@ -26,6 +26,8 @@ public struct ResolvedBook: Sendable {
     /// The ids of the JPEG pictures whose data was decoded whole, without a fault, to make their
     /// thumbnails: the check of the pictures passed through to a PDF need not decode them again.
     public var decodedPictures: Set<String> = []
+    /// Where the pictures' analyses are kept between runs (the picture check adds to it).
+    public var analysisCache: PictureAnalysisCache? = nil
 }
 
 public struct ResolvedMargins: Sendable, Equatable {
@@ -63,7 +65,8 @@ public struct ResolvedPage: Sendable {
     public var index: Int
     public var page: Page
     public var image: ImageSlot
-    /// Where the picture's subject is, when the page has a picture.
+    /// Where the picture's subject is, when the page has a picture whose placement has a choice
+    /// (`PicturePage.placementHasChoice`).
     public var subject: PictureSubject? = nil
 }
 

@@ -15,11 +15,14 @@ public struct Resolver {
         public var threads: Int
         /// Pixels a picture may have (`InputLimits.maxImagePixels`), read from its header.
         public var maxImagePixels: Int
+        /// Where pictures' analyses are kept between runs; nil analyses every picture afresh.
+        public var analysisCache: PictureAnalysisCache?
         public init(theme: String? = nil, strict: Bool = false, profile: String? = nil,
                     threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    maxImagePixels: Int = InputLimits.defaultMaxImagePixels) {
+                    maxImagePixels: Int = InputLimits.defaultMaxImagePixels,
+                    analysisCache: PictureAnalysisCache? = PictureAnalysisCache()) {
             self.theme = theme; self.strict = strict; self.profile = profile; self.threads = threads
-            self.maxImagePixels = maxImagePixels
+            self.maxImagePixels = maxImagePixels; self.analysisCache = analysisCache
         }
     }
 
@@ -99,18 +102,15 @@ public struct Resolver {
         }
 
         // A picture on many pages is judged once: the same bytes give the same subject.
-        var thumbnails: [String: Thumbnail?] = [:], estimates: [String: PictureSubject] = [:]
+        var analyses: [String: PictureAnalysis] = [:]
         func subject(of asset: ImageAsset, focus: PictureFocus?) -> PictureSubject {
-            let thumbnail: Thumbnail?
-            if let known = thumbnails[asset.id] { thumbnail = known } else {
-                thumbnail = Thumbnail.make(asset)
-                thumbnails[asset.id] = thumbnail
+            var analysis = analyses[asset.id] ?? Self.analyse(asset, estimating: focus == nil, cache: options.analysisCache)
+            if focus == nil, analysis.estimate == nil {
+                analysis = Self.analyse(asset, estimating: true, cache: options.analysisCache, known: analysis)
             }
-            if let focus { return .given(focus, thumbnail: thumbnail) }
-            if let known = estimates[asset.id] { return known }
-            let estimate = Self.estimate(thumbnail)
-            estimates[asset.id] = estimate
-            return estimate
+            analyses[asset.id] = analysis
+            if let focus { return .given(focus, thumbnail: analysis.thumbnail) }
+            return analysis.estimate!
         }
 
         var pageSlots: [ImageSlot] = []
@@ -128,26 +128,34 @@ public struct Resolver {
         if case .none = coverImage, book.kind == .storybook, let mainImage {
             coverImage = .asset(mainImage)
         }
+        // Pictures shown one way whatever they hold (a photo whole, its caption beside it) are not
+        // analysed: their subject cannot matter.
+        let analysed = Set(pageSlots.enumerated().compactMap { i, slot in
+            slot.asset.flatMap { book.pages[i].picture?.placementHasChoice ?? true ? $0.id : nil }
+        } + [coverImage.asset?.id].compactMap { $0 })
         if options.threads > 1 {
             // Each thumbnail decodes its whole picture (at an eighth of its size, but every byte of
-            // a JPEG is still entropy-decoded): on a picture book that is most of the export, so
+            // a JPEG is still entropy-decoded): on a picture book that is most of a first export, so
             // they are made side by side. Each lands under its picture's id whatever the order.
             // Told apart by file here, not by id: an id hashes its file, which the side-by-side
             // jobs read anyway (two files with the same bytes are then decoded twice, to the same).
-            var distinct: [ImageAsset] = []
+            var distinct: [(ImageAsset, Bool)] = []
             var seen = Set<String>()
-            for asset in (pageSlots.map(\.asset) + [coverImage.asset]).compactMap({ $0 })
-            where seen.insert(asset.file.map { "file:" + $0.path } ?? "id:" + asset.id).inserted {
-                distinct.append(asset)
+            let focusOf = Dictionary(pageSlots.enumerated().compactMap { i, slot in
+                slot.asset.map { ($0.file.map { "file:" + $0.path } ?? "id:" + $0.id, book.pages[i].picture?.focus == nil) }
+            } + [coverImage.asset.map { ($0.file.map { "file:" + $0.path } ?? "id:" + $0.id, book.cover?.focus == nil) }].compactMap { $0 },
+                                      uniquingKeysWith: { $0 || $1 })
+            for asset in (pageSlots.map(\.asset) + [coverImage.asset]).compactMap({ $0 }) {
+                let key = asset.file.map { "file:" + $0.path } ?? "id:" + asset.id
+                if seen.insert(key).inserted { distinct.append((asset, focusOf[key] ?? true)) }
             }
-            for (id, made) in Self.thumbnails(of: distinct) {
-                thumbnails.updateValue(made.thumbnail, forKey: id)  // nil too: a picture that did not decode
-                estimates[id] = made.estimate
+            for (id, made) in Self.analyses(of: distinct, wanted: analysed, cache: options.analysisCache) {
+                analyses[id] = made
             }
         }
         let pages = pageSlots.enumerated().map { i, s in
             ResolvedPage(index: i, page: book.pages[i], image: s,
-                         subject: s.asset.map { subject(of: $0, focus: book.pages[i].picture?.focus) })
+                         subject: s.asset.flatMap { analysed.contains($0.id) ? subject(of: $0, focus: book.pages[i].picture?.focus) : nil })
         }
         let cover = ResolvedCover(title: book.cover?.title ?? book.title,
                                   subtitle: book.cover?.subtitle ?? book.subtitle,
@@ -168,35 +176,62 @@ public struct Resolver {
             let drawn = ([cover.image.asset] + pages.map(\.image.asset) + [mainImage]).compactMap { $0 }
             ImageAsset.hashAhead(drawn, threads: options.threads - 1)
         }
-        // A thumbnail is made by the same decoder, just as strict, as the picture check uses.
-        let decoded = Set(([cover.image.asset] + pages.map(\.image.asset)).compactMap { asset in
-            asset.flatMap { $0.info.format == .jpeg && thumbnails[$0.id] ?? nil != nil ? $0.id : nil }
-        })
+        // A thumbnail is made by the same decoder, just as strict, as the picture check uses; a
+        // picture not analysed here may have been checked by an earlier run.
+        var decoded = Set<String>()
+        for asset in ([cover.image.asset] + pages.map(\.image.asset)).compactMap({ $0 }) where asset.info.format == .jpeg {
+            let known: PictureAnalysis? = analyses[asset.id] ?? options.analysisCache?.read(asset.id)
+            if known?.decodes == true { decoded.insert(asset.id) }
+        }
         return ResolvedBook(book: book, folder: folder, themeName: themeName, tokens: tokens, trim: trim,
                             margins: margins, profile: profile, language: language, cover: cover,
                             mainCharacterImage: mainImage, pages: pages, bookFonts: bookFonts,
-                            findings: findings, decodedPictures: decoded)
+                            findings: findings, decodedPictures: decoded, analysisCache: options.analysisCache)
     }
 
-    /// The thumbnails of `assets` by id, and the subject each shows, made side by side (as many
-    /// at once as the machine has processors).
-    static func thumbnails(of assets: [ImageAsset]) -> [String: (thumbnail: Thumbnail?, estimate: PictureSubject)] {
+    /// The analyses of the `wanted` ones among `assets` (each with whether its estimate is needed)
+    /// by id, read from `cache` or made side by side (as many at once as the machine has processors).
+    static func analyses(of assets: [(ImageAsset, Bool)], wanted: Set<String>,
+                         cache: PictureAnalysisCache?) -> [String: PictureAnalysis] {
         /// Each iteration writes its own element only.
-        struct Results: @unchecked Sendable { let buffer: UnsafeMutableBufferPointer<(Thumbnail?, PictureSubject)?> }
+        struct Results: @unchecked Sendable { let buffer: UnsafeMutableBufferPointer<PictureAnalysis?> }
         let made = Results(buffer: .allocate(capacity: assets.count))
         made.buffer.initialize(repeating: nil)
         defer { made.buffer.deinitialize(); made.buffer.deallocate() }
         DispatchQueue.concurrentPerform(iterations: assets.count) { i in
-            // Reading the picture to decode it also gives its id (see `ImageAsset.readBytes`).
-            let thumbnail = Thumbnail.make(assets[i])
-            made.buffer[i] = (thumbnail, estimate(thumbnail))
+            let (asset, estimating) = assets[i]
+            // The id hashes the bytes (read here, beside the others); a picture whose subject
+            // cannot matter is left alone.
+            guard wanted.contains(asset.id) else { return }
+            made.buffer[i] = analyse(asset, estimating: estimating, cache: cache)
         }
-        var byID: [String: (thumbnail: Thumbnail?, estimate: PictureSubject)] = [:]
-        for (i, asset) in assets.enumerated() {
-            let (thumbnail, estimate) = made.buffer[i]!
-            byID[asset.id] = (thumbnail, estimate)
+        var byID: [String: PictureAnalysis] = [:]
+        for (i, (asset, _)) in assets.enumerated() {
+            if let analysis = made.buffer[i] { byID[asset.id] = analysis }
         }
         return byID
+    }
+
+    /// `asset`'s analysis, with its estimate when `estimating`: from `cache` when it holds one,
+    /// else made (its thumbnail from `known` when given) and kept there. A picture that does not
+    /// decode is not kept: the next run tries it again, and reports it.
+    static func analyse(_ asset: ImageAsset, estimating: Bool, cache: PictureAnalysisCache?,
+                        known: PictureAnalysis? = nil) -> PictureAnalysis {
+        let cacheable = cache != nil && asset.id.utf8.count == 32
+        var analysis = known ?? (cacheable ? cache!.read(asset.id) : nil)
+        // An entry from a decoding check alone has no thumbnail.
+        if known == nil, analysis?.thumbnail == nil { analysis = nil }
+        let fresh = analysis == nil
+        if analysis == nil {
+            // Reading the picture to decode it also gives its id (see `ImageAsset.readBytes`).
+            let thumbnail = Thumbnail.make(asset)
+            analysis = PictureAnalysis(decodes: thumbnail != nil && asset.info.format == .jpeg, thumbnail: thumbnail)
+        }
+        var result = analysis!
+        let estimated = estimating && result.estimate == nil
+        if estimated { result.estimate = estimate(result.thumbnail) }
+        if cacheable, result.thumbnail != nil, fresh || estimated { cache!.write(result, for: asset.id) }
+        return result
     }
 
     /// The subject the book gives, or else the one its pixels show.

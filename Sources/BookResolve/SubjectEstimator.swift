@@ -8,6 +8,10 @@ import Foundation
 /// little of (a fox on a green hill) and edges close by (a face, a window). The subject's box
 /// is where the middle of that weight lies, its few stray cells left out.
 public enum SubjectEstimator {
+    /// Raised whenever `estimate` may answer otherwise for the same thumbnail: estimates kept in
+    /// the user's cache under an older version are then made again.
+    public static let version = 1
+
     /// The share of the weight left out at each end of the box.
     static let tail = 0.01
 
