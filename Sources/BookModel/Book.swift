@@ -46,7 +46,12 @@ public struct BookFormat: Codable, Sendable, Equatable {
     /// A preset name ("8.25x11", "a4", "3:4", …) or an explicit size.
     public var trim: TrimSpec?
     public var margins: Margins?
-    public init(trim: TrimSpec? = nil, margins: Margins? = nil) { self.trim = trim; self.margins = margins }
+    /// true: the theme's page colour is printed on every interior page even for a printer, where
+    /// it is otherwise the paper's (cream or white stock) and left unprinted.
+    public var printBackground: Bool?
+    public init(trim: TrimSpec? = nil, margins: Margins? = nil, printBackground: Bool? = nil) {
+        self.trim = trim; self.margins = margins; self.printBackground = printBackground
+    }
 }
 
 public enum TrimSpec: Codable, Sendable, Equatable {

@@ -28,6 +28,12 @@ public struct ResolvedBook: Sendable {
     public var decodedPictures: Set<String> = []
     /// Where the pictures' analyses are kept between runs (the picture check adds to it).
     public var analysisCache: PictureAnalysisCache? = nil
+
+    /// A print interior's page colour is the paper's, not ink: true for a printer's profile,
+    /// unless the book asks for its page colour to be printed.
+    public var leavesPageColourToPaper: Bool {
+        (profile?.interior ?? false) && book.format?.printBackground != true
+    }
 }
 
 public struct ResolvedMargins: Sendable, Equatable {

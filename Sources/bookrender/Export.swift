@@ -112,6 +112,9 @@ struct Export: ParsableCommand {
             if let png { written.append("\(exported.pngFiles.count) PNG files in \(png) at \(Int(dpi)) dpi") }
             var summary = "wrote " + written.joined(separator: ", ")
             if !exported.placeholders.isEmpty { summary += "; \(exported.placeholders.count) placeholder(s)" }
+            if let paper = exported.paper {
+                summary += "; the page colour \(paper.pageColour) is the paper's, not printed: print on \(paper.suggested) paper (cover --paper \(paper.suggested))"
+            }
             if !level.quiet { Console.error(summary) }
             eventLines?.emit("done", ["pdf": output, "pages": exported.writtenPages.count, "pngFiles": exported.pngFiles.count,
                                       "placeholders": exported.placeholders.count])
