@@ -26,8 +26,9 @@ public enum PDFWriter {
     /// returns a digest of its content (`ContentHash`), the basis of the document's `/ID`.
     /// Errors name `target`, the PDF `file` will become.
     static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool, tagged: Bool, for target: URL,
-                     threads: Int) throws -> String {
-        let stream = try PDFPageStream(into: file, for: target, document: PDFDocument(tree, tagged: tagged), opaque: opaque, threads: threads)
+                     threads: Int, cmyk: CMYKPictures? = nil) throws -> String {
+        let stream = try PDFPageStream(into: file, for: target, document: PDFDocument(tree, tagged: tagged), opaque: opaque,
+                                       threads: threads, cmyk: cmyk)
         for page in tree.pages where pages?.contains(page.number) ?? true {
             try stream.draw(page)
         }
@@ -81,11 +82,12 @@ final class PDFPageStream {
     /// decorations in the text; a test holds both to the same pixels). `threads`: above 1,
     /// pictures are copied into the file on a thread of their own.
     init(into file: URL, for target: URL, document: PDFDocument, opaque: Bool,
-         text: PageDrawer.TextDrawing = .glyphRunsMadeHere, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+         text: PageDrawer.TextDrawing = .glyphRunsMadeHere, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+         cmyk: CMYKPictures? = nil) throws {
         sink = try PDFSink(file, name: target, copyingOnAThread: threads > 1, marksArtifacts: document.tagged)
         self.document = document
         let media = document.geometry.mediaSize(trim: document.trim)
-        drawer = PageDrawer(images: PDFImageSources(sink: sink), opaque: opaque, text: text, tagged: document.tagged)
+        drawer = PageDrawer(images: PDFImageSources(sink: sink, cmyk: cmyk), opaque: opaque, text: text, tagged: document.tagged)
         surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
             // Called for every few bytes cairo writes: the sink, kept alive by its stream, is
             // used without retaining it each time.
