@@ -132,6 +132,10 @@ public struct IllustrationTemplateSettings: Codable, Sendable, Equatable {
     public var bandMaxFraction: Double
     /// Where the band may go (`bands` positions).
     public var placement: TextPlacementSettings?
+    /// Where the text may stand on the picture itself, over a quiet part of it (`overlays`
+    /// positions), in the order preferred; `backing` "scrim" lets a soft veil lift the contrast
+    /// where the art alone does not give it, "none" never. Absent: the text goes in a band.
+    public var over: TextPlacementSettings? = nil
 }
 
 public struct PhotoTemplateSettings: Codable, Sendable, Equatable {

@@ -5,8 +5,9 @@ public struct TextPlacementSettings: Codable, Sendable, Equatable {
     public var positions: [String]?
     /// One position the text always takes, whatever the picture.
     public var pin: String?
-    /// What keeps text over a picture legible: "card" (a paper panel under dark text) or
-    /// "scrim" (a dark veil under paper-coloured text).
+    /// What keeps text over a picture legible: "card" (a paper panel under dark text), "scrim"
+    /// (a veil under the text, dark under paper-coloured text, pale under dark text), or "none"
+    /// (the art alone, where it is quiet and light or dark enough).
     public var backing: String?
     /// The least contrast ratio (WCAG) of text against the picture it is set over; the backing
     /// is made more opaque until it is reached.
@@ -16,7 +17,7 @@ public struct TextPlacementSettings: Codable, Sendable, Equatable {
         self.positions = positions; self.pin = pin; self.backing = backing; self.minContrast = minContrast
     }
 
-    public static let backings = ["card", "scrim"]
+    public static let backings = ["card", "scrim", "none"]
     public static let defaultMinContrast = 4.5
 
     /// The positions to try, for a template that allows `allowed`: the pin alone, else the

@@ -81,6 +81,8 @@ public enum TokenRanges {
             TokenRange(path: "typography.measure.minBodySize", range: 4...144, unit: "pt") { $0.typography.measure?.minBodySize },
             TokenRange(path: "templates.illustration.placement.minContrast", range: 1...21, unit: ": 1") {
                 $0.templates.illustration.placement?.minContrast },
+            TokenRange(path: "templates.illustration.over.minContrast", range: 1...21, unit: ": 1") {
+                $0.templates.illustration.over?.minContrast },
             TokenRange(path: "templates.cover.placement.minContrast", range: 1...21, unit: ": 1") {
                 $0.templates.cover.placement?.minContrast },
             TokenRange(path: "templates.spread.placement.minContrast", range: 1...21, unit: ": 1") {
@@ -105,6 +107,7 @@ public enum TokenRanges {
         table.append(TokenChoice(path: "templates.chapter.chapterStart", allowed: ["recto", "any"]) { $0.templates.chapter?.chapterStart })
         let placements: [(String, [TextPosition], @Sendable (DesignTokens) -> TextPlacementSettings?)] = [
             ("templates.illustration.placement", TextPosition.bands, { $0.templates.illustration.placement }),
+            ("templates.illustration.over", TextPosition.overlays, { $0.templates.illustration.over }),
             ("templates.cover.placement", TextPosition.overlays, { $0.templates.cover.placement }),
             ("templates.spread.placement", TextPosition.overlays, { $0.templates.spread?.placement }),
         ]

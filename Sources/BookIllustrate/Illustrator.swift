@@ -220,9 +220,15 @@ public enum Illustrator {
         if await context.gate.halt != .interrupted { await schedule(plan: plan, context: context) }
 
         let c = context.counters
+        // Failures finish in whatever order the calls came back; the summary lists them in the plan's
+        // order so the same run always reads the same.
+        let order = Dictionary(plan.all.enumerated().map { ($1.label, $0) }, uniquingKeysWith: { first, _ in first })
+        let failures = (await c.failures).enumerated()
+            .sorted { (order[$0.element.label] ?? Int.max, $0.offset) < (order[$1.element.label] ?? Int.max, $1.offset) }
+            .map(\.element)
         var summary = IllustrateSummary(bookFile: bookFile, journalFile: journalURL, needed: plan.all.count, calls: await c.calls,
                                         cacheHits: await c.cacheHits, resumed: await c.resumed, ready: await c.ready,
-                                        failures: await c.failures, skipped: plan.skipped.count)
+                                        failures: failures, skipped: plan.skipped.count)
         summary.postponed = await c.postponed
         summary.drafts = await c.drafts
         summary.warnings = await c.warnings

@@ -20,6 +20,10 @@ public struct ArtPlacement: Sendable, Equatable {
     public var subjectCovered: Double
     /// The least contrast of that text against what lies under it, when it lies over the picture.
     public var textContrast: Double?
+    /// What the text stands on: "none" (the art), "scrim", "band", "page" (under a spot picture).
+    public var textBacking: String?
+    /// The height of a band or veiled block, which its facing page's matches.
+    public var textBlockHeight: Double?
 
     public init(origin: String, fit: String, shown: UnitRect, subject: UnitRect, subjectSource: PictureSubject.Source,
                 subjectKept: Double, textPosition: String? = nil, subjectCovered: Double = 0, textContrast: Double? = nil) {

@@ -48,12 +48,25 @@ public struct BookLayouter {
             // handed over, and pages are handed over as they come: not for a print profile's book,
             // laid out again (from the same texts) when its gutter grows.
             TextPrefetch.start(TextPrefetch.requests(book, typesetter: typesetter, measureInset: (measure.inner, measure.outer)), on: typesetter, threads: textThreads,
-                               glyphsOnly: !keepsHandedOverText && book.profile == nil)
+                               glyphsOnly: !keepsHandedOverText && book.profile == nil && !PagePlanner.needsPlanning(book))
         }
         // Also when a page could not be drawn: the helpers stop taking texts.
         defer { typesetter.finishPrepared() }
-        let streaming = book.profile == nil ? eachPage : nil
-        var tree = try layoutOnce(book, measure, eachPage: streaming)
+        // A book whose pages are planned as a whole is handed over once the plan holds.
+        let planning = PagePlanner.needsPlanning(book)
+        let streaming = book.profile == nil && !planning ? eachPage : nil
+        let none = Optional<(PageNode) throws(Never) -> Void>.none
+        var plan = LayoutPlan()
+        var tree = try layoutOnce(book, measure, plan, eachPage: streaming)
+        func replan() {
+            guard planning else { return }
+            for _ in 0..<PagePlanner.rounds {
+                guard let revised = PagePlanner.revise(plan, after: tree, book: book) else { break }
+                plan = revised
+                tree = layoutOnce(book, measure, plan, eachPage: none)
+            }
+        }
+        replan()
         tree.findings += measure.findings
         // The gutter depends on the page count, which depends on the gutter: widen and lay out again
         // until it holds. It only ever grows, so this ends within the table's few brackets.
@@ -61,18 +74,28 @@ public struct BookLayouter {
             for _ in 0..<4 {
                 guard let gutter = profile.gutterMargin(pages: tree.pages.count)?.points, gutter > book.margins.inner + 0.001 else { break }
                 book.margins.inner = gutter
-                tree = layoutOnce(book, measure, eachPage: Optional<(PageNode) throws(Never) -> Void>.none)
+                tree = layoutOnce(book, measure, plan, eachPage: none)
+                replan()
                 tree.findings += measure.findings
             }
         }
-        if streaming == nil { for page in tree.pages { try eachPage(page) } }
+        if streaming == nil {
+            for i in tree.pages.indices {
+                try eachPage(tree.pages[i])
+                // As when pages are handed over as they come (see `layoutOnce`).
+                if !keepsHandedOverText, book.profile == nil {
+                    tree.pages[i].items.removeAll { if case .text = $0 { true } else { false } }
+                }
+            }
+        }
         tree.bodyMeasure = measure.characters
         return tree
     }
 
-    private func layoutOnce<E: Error>(_ book: ResolvedBook, _ measure: MeasureFit.Outcome,
+    private func layoutOnce<E: Error>(_ book: ResolvedBook, _ measure: MeasureFit.Outcome, _ plan: LayoutPlan,
                                       eachPage: ((PageNode) throws(E) -> Void)?) throws(E) -> PageTree {
         let ctx = LayoutContext(book: book, typesetter: typesetter)
+        ctx.plan = plan
         ctx.measureInset = (measure.inner, measure.outer)
         // A template only changes the pages it adds, so those before are final once it returns.
         var handedOver = 0

@@ -66,16 +66,28 @@ final class LayoutContext {
     func startOn(_ side: PageSide, source: Int, why: String) {
         let nextSide: PageSide = nextNumber % 2 == 1 ? .right : .left
         guard nextSide != side else { return }
-        addBlank(source: source, why: why)
+        if plan.designedPages.contains(source) {
+            DesignedPage.add(for: source, why: why, self)
+        } else {
+            addBlank(source: source, why: why)
+        }
     }
 
     /// A blank page, its reason kept on the page and reported.
     func addBlank(source: Int?, why: String) {
         let index = addPage(.blank, source: nil)
         pages[index].blankReason = why
+        pages[index].insertedFor = source
         findings.append(Finding(.warning, .blankPageInserted, sourcePage: source, physicalPages: [pages[index].number],
                                 "blank page inserted " + why))
     }
+
+    /// What was decided for the whole book before its pages were laid out (see `PagePlanner`).
+    var plan = LayoutPlan()
+
+    /// A chapter title waiting for the picture page that opens the chapter, which sets it above its
+    /// words (a picture book gives a chapter no page of its own).
+    var carriedHeading: String?
 
     /// Room left on a chapter's sunk opening page for the text that follows it: the page, and
     /// where on it that text may start. Taken by the next text page; dropped by any other page.

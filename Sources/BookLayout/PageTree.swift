@@ -54,6 +54,9 @@ public struct PageRole: RawRepresentable, Hashable, Sendable {
     public static let spreadRight = PageRole(rawValue: "spreadRight")
     public static let qr = PageRole(rawValue: "qr")
     public static let blank = PageRole(rawValue: "blank")
+    /// A page of the book's own design (its main character as a vignette, or the theme's
+    /// ornament) standing where a blank page would have to be.
+    public static let designed = PageRole(rawValue: "designed")
 }
 
 public struct PageNode {
@@ -65,6 +68,9 @@ public struct PageNode {
     public var items: [PageItem]
     /// Why a blank page was put in ("so the spread … faces …"); nil for every other page.
     public var blankReason: String?
+    /// For a blank or designed page put in so that an entry starts on the side it must: that
+    /// entry's index in the book's `pages`.
+    public var insertedFor: Int?
     /// How the page's picture is cropped and its text placed, when it shows one.
     public var art: [ArtPlacement] = []
     /// The theme's page colour when it is left to the paper (a print interior): not printed, and
@@ -118,7 +124,17 @@ public enum PageItem {
     public func translated(dx: Double, dy: Double) -> PageItem {
         func move(_ r: Rect) -> Rect { Rect(x: r.x + dx, y: r.y + dy, width: r.width, height: r.height) }
         switch self {
-        case .fill(var f): f.rect = move(f.rect); return .fill(f)
+        case .fill(var f):
+            f.rect = move(f.rect)
+            switch f.fade {
+            case .linear(let from, let to, let vertical)?:
+                let d = vertical ? dy : dx
+                f.fade = .linear(from: from + d, to: to + d, vertical: vertical)
+            case .radial(let x, let y, let rx, let ry)?:
+                f.fade = .radial(centerX: x + dx, centerY: y + dy, radiusX: rx, radiusY: ry)
+            case nil: break
+            }
+            return .fill(f)
         case .image(var i): i.frame = move(i.frame); i.clip = move(i.clip); return .image(i)
         case .text(var t): t.frame = move(t.frame); return .text(t)
         case .rule(var r): r.from = (r.from.x + dx, r.from.y + dy); r.to = (r.to.x + dx, r.to.y + dy); return .rule(r)
@@ -150,6 +166,17 @@ public struct Fill {
     public var cornerRadius: Double = 0
     /// A soft drop shadow under the fill (radius, y offset, opacity), drawn first.
     public var shadow: Shadow?
+    /// A veil that fades: `color` (at its alpha) where the fade starts, nothing where it ends.
+    /// Only where the printer takes transparency; layout sets none for those that do not.
+    public var fade: Fade? = nil
+}
+
+/// How a fill fades out, in page points.
+public enum Fade: Sendable, Equatable {
+    /// Along the line from `from` (full) to `to` (none): a veil rising from a page's edge.
+    case linear(from: Double, to: Double, vertical: Bool)
+    /// Full inside an ellipse of the given radii about `center`, none at twice them.
+    case radial(centerX: Double, centerY: Double, radiusX: Double, radiusY: Double)
 }
 
 public struct ImageBox {

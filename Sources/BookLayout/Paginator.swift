@@ -51,6 +51,53 @@ public enum Paginator {
             pages.append(start..<end)
             start = end
         }
+        return pages.count > 1 ? withoutRunt(pages, lines: lines, pageHeights: pageHeights, minimum: minimum,
+                                             facesPrevious: facesPrevious) : pages
+    }
+
+    /// The fewest lines the last page of a flow of several pages may hold: a page with a line or
+    /// three before the next chapter reads as a mistake.
+    static let fewestOnLastPage = 4
+
+    /// The pages with lines pushed onto a last page that held fewer than `fewestOnLastPage`: the
+    /// page before it ends that many lines earlier at a legal break, and when that page faces the
+    /// one before it, that one ends as much earlier too, so the spread still ends on one line.
+    /// Unchanged when no legal break allows it or the page before would keep too little.
+    static func withoutRunt(_ pages: [Range<Int>], lines: [TextLine], pageHeights: (Int) -> Double, minimum: Int,
+                            facesPrevious: (Int) -> Bool) -> [Range<Int>] {
+        let last = pages.count - 1
+        let short = fewestOnLastPage - pages[last].count
+        guard short > 0 else { return pages }
+        let before = pages[last - 1]
+        // The page given up must keep the larger part of itself.
+        let fewestKept = max(fewestOnLastPage, before.count / 2)
+        func fitsLast(from start: Int) -> Bool {
+            lines[lines.count - 1].bottom - lines[start].top <= pageHeights(last) + tolerance
+        }
+        for give in short...(short + 2) {
+            let end = before.upperBound - give
+            guard end - before.lowerBound >= fewestKept, fitsLast(from: end),
+                  isLegalBreak(lines, pageStart: before.lowerBound, at: end, minimum: minimum) else { continue }
+            var result = pages
+            result[last - 1] = before.lowerBound..<end
+            result[last] = end..<lines.count
+            // A spread that ended on one line keeps doing so: its left-hand page ends earlier too.
+            if last >= 2, facesPrevious(last - 1), endTogether(lines, verso: pages[last - 2], recto: before) {
+                let verso = pages[last - 2]
+                for versoEnd in stride(from: verso.upperBound - 1, through: verso.lowerBound + fewestKept, by: -1) {
+                    guard isLegalBreak(lines, pageStart: verso.lowerBound, at: versoEnd, minimum: minimum) else { continue }
+                    let recto = versoEnd..<end
+                    guard lines[end - 1].bottom - lines[versoEnd].top <= pageHeights(last - 1) + tolerance else { break }
+                    if endTogether(lines, verso: verso.lowerBound..<versoEnd, recto: recto) {
+                        result[last - 2] = verso.lowerBound..<versoEnd
+                        result[last - 1] = recto
+                        break
+                    }
+                    if depth(lines, recto) > depth(lines, verso.lowerBound..<versoEnd) + lines[versoEnd].height { break }
+                }
+            }
+            return result
+        }
         return pages
     }
 

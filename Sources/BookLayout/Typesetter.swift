@@ -38,8 +38,8 @@ public final class Typesetter {
     /// Paragraphs are separated by blank lines; a single newline inside a paragraph is kept as a
     /// line break. With `hyphenate`, soft hyphens are inserted from the language's dictionary
     /// when there is one (`TextLayout.hyphenated` says whether there was). Justified and
-    /// start-aligned text is broken into lines as `lineBreaking` says; centred and end-aligned
-    /// text first-fit.
+    /// start-aligned text is broken into lines as `lineBreaking` says; centred text into even
+    /// lines (`BalancedLines`), end-aligned text first-fit.
     public func layout(_ text: String, style: TextStyle, width: Double, alignment: TextAlignment, hyphenate: Bool,
                        lineBreaking: LineBreaking = .optimal) -> TextLayout {
         let request = TextRequest(text: text, style: style, width: width, alignment: alignment, hyphenate: hyphenate,
@@ -70,6 +70,9 @@ public final class Typesetter {
             hyphenated = true
         }
 
+        if alignment == .center && width > 0 {
+            laidOut = BalancedLines.balanced(laidOut, style: style, width: width, typesetter: self)
+        }
         let optimal = request.lineBreaking == .optimal && width > 0 && (alignment == .justify || alignment == .start)
         var blocks: [TextLayout.Block] = []
         // Pango indents every paragraph of a layout alike, and so does total fit: a first paragraph

@@ -74,6 +74,13 @@ final class PageDrawer {
     }
 
     private func fill(_ f: Fill, _ cr: OpaquePointer) {
+        if let fade = f.fade {
+            // A veil is translucent by nature: where the printer takes no transparency, layout
+            // gives the text a band instead, and none reaches here.
+            guard !opaque else { return }
+            faded(f, fade, cr)
+            return
+        }
         if let s = f.shadow { shadow(s, under: f.rect, cornerRadius: f.cornerRadius, cr) }
         CairoPaths.roundedRect(cr, f.rect, radius: f.cornerRadius)
         let under = opaque && f.color.alpha < 1 ? backdrop.color(under: f.rect) ?? backdrop.paper : nil
@@ -81,6 +88,37 @@ final class PageDrawer {
         cairo_fill(cr)
         let painted = under.map { $0.mixed(with: f.color.withAlpha(1), f.color.alpha) } ?? f.color
         backdrop.add(f.rect, flat: f.cornerRadius == 0 ? painted : nil)
+    }
+
+    private func faded(_ f: Fill, _ fade: Fade, _ cr: OpaquePointer) {
+        let c = f.color
+        let pattern: OpaquePointer
+        switch fade {
+        case .linear(let from, let to, let vertical):
+            pattern = vertical ? cairo_pattern_create_linear(0, from, 0, to) : cairo_pattern_create_linear(from, 0, to, 0)
+            cairo_pattern_add_color_stop_rgba(pattern, 0, c.red, c.green, c.blue, c.alpha)
+            // Eased, so the veil has no edge where it ends.
+            cairo_pattern_add_color_stop_rgba(pattern, 0.6, c.red, c.green, c.blue, c.alpha * 0.45)
+            cairo_pattern_add_color_stop_rgba(pattern, 1, c.red, c.green, c.blue, 0)
+        case .radial(let x, let y, let rx, let ry):
+            // A circle scaled to the ellipse: full within the radii, none at twice them.
+            pattern = cairo_pattern_create_radial(0, 0, 0, 0, 0, 2)
+            var m = cairo_matrix_t()
+            cairo_matrix_init_scale(&m, 1 / rx, 1 / ry)
+            cairo_matrix_translate(&m, -x, -y)
+            cairo_pattern_set_matrix(pattern, &m)
+            cairo_pattern_add_color_stop_rgba(pattern, 0, c.red, c.green, c.blue, c.alpha)
+            cairo_pattern_add_color_stop_rgba(pattern, 0.5, c.red, c.green, c.blue, c.alpha)
+            cairo_pattern_add_color_stop_rgba(pattern, 0.75, c.red, c.green, c.blue, c.alpha * 0.45)
+            cairo_pattern_add_color_stop_rgba(pattern, 1, c.red, c.green, c.blue, 0)
+        }
+        cairo_save(cr)
+        cairo_rectangle(cr, f.rect.x, f.rect.y, f.rect.width, f.rect.height)
+        cairo_set_source(cr, pattern)
+        cairo_fill(cr)
+        cairo_restore(cr)
+        cairo_pattern_destroy(pattern)
+        backdrop.add(f.rect, flat: nil)
     }
 
     private func shadow(_ s: Shadow, under rect: Rect, cornerRadius: Double, _ cr: OpaquePointer) {

@@ -23,6 +23,9 @@ public struct ArtEntry: Sendable, Codable, Equatable {
     public var subjectCovered: Double
     /// The least contrast ratio of text set over the picture.
     public var textContrast: Double?
+    /// What the text stands on: "none" (the art itself), "scrim" (a soft veil over the art),
+    /// "band" (a band beside the picture), "page" (the page under a spot picture).
+    public var textBacking: String?
 
     init(page: Int, _ art: ArtPlacement) {
         func r(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
@@ -30,6 +33,7 @@ public struct ArtEntry: Sendable, Codable, Equatable {
         self.page = page; image = art.origin; fit = art.fit; crop = r(art.shown); subject = r(art.subject)
         subjectSource = art.subjectSource.rawValue; subjectKept = r(art.subjectKept); textPosition = art.textPosition
         subjectCovered = r(art.subjectCovered); textContrast = art.textContrast.map { ($0 * 100).rounded() / 100 }
+        textBacking = art.textBacking
     }
 
     static func entries(_ tree: PageTree) -> [ArtEntry] {

@@ -64,21 +64,51 @@ import BookRenderKit
         }
     }
 
-    @Test func aSpreadThatWouldStartOnTheRightExplainsItsBlankPage() throws {
+    /// A spread that would open on a right-hand page: the picture on the left page before it gives
+    /// its words a page of their own facing it, so the spread moves to the left with nothing blank.
+    @Test func aSpreadThatWouldStartOnTheRightTakesAPageFromThePictureBeforeIt() throws {
         let book = Book(kind: .storybook, title: "Wide", pages: [
             Page(IllustrationPage(text: "One.", scene: "a hill")),   // page 2; the spread would start on 3
             Page(SpreadPage(scene: "a wide sea", leftText: "Across", rightText: "the sea")),
         ])
+        let tree = try TestBooks.document(book).layout()
+        #expect(tree.pages.map(\.role) == [.cover, .illustration, .text, .spreadLeft, .spreadRight])
+        #expect(tree.pages[2].text.contains("One."), "the picture's words face it")
+        #expect(!tree.findings.contains { $0.kind == .blankPageInserted })
+    }
+
+    /// With no picture before it that can give its words a page, a designed page (the book's
+    /// vignette) stands where the blank would, and the report says why.
+    @Test func aSpreadThatWouldStartOnTheRightExplainsItsDesignedPage() throws {
+        let book = Book(kind: .storybook, title: "Wide", pages: [
+            Page(TextPage(text: "One.")),   // page 2; the spread would start on 3
+            Page(SpreadPage(scene: "a wide sea", leftText: "Across", rightText: "the sea")),
+        ])
         let document = TestBooks.document(book)
         let tree = try document.layout()
-        #expect(tree.pages.map(\.role) == [.cover, .illustration, .blank, .spreadLeft, .spreadRight])
-        let reason = try #require(tree.pages[2].blankReason)
-        #expect(reason.contains("spread") && reason.contains("right-hand") && reason.contains("face each other"))
+        #expect(tree.pages.map(\.role) == [.cover, .text, .designed, .spreadLeft, .spreadRight])
+        #expect(!tree.pages[2].items.filter { if case .fill = $0 { false } else { true } }.isEmpty, "the designed page is not empty")
+        let finding = try #require(tree.findings.first { $0.physicalPages == [3] })
+        #expect(finding.message.contains("designed page") && finding.message.contains("spread") && finding.message.contains("face each other"))
+    }
+
+    @Test func aRectoChapterThatWouldStartOnTheLeftExplainsItsBlankPage() throws {
+        var book = Book(kind: .memoir, title: "Memoir", pages: [
+            Page(TextPage(text: "One.")),   // page 2; the chapter would start on 3: right already
+            Page(TextPage(text: "Two.")),   // page 3
+            Page(ChapterPage(title: "Part Two")),
+        ])
+        book.tokens = .object(["templates": .object(["chapter": .object(["chapterOpening": .string("page"), "chapterStart": .string("recto")])])])
+        let document = TestBooks.document(book)
+        let tree = try document.layout()
+        #expect(tree.pages.map(\.role) == [.cover, .text, .text, .blank, .chapter])
+        let reason = try #require(tree.pages[3].blankReason)
+        #expect(reason.contains("right-hand"))
         let finding = try #require(tree.findings.first { $0.kind == .blankPageInserted })
-        #expect(finding.physicalPages == [3] && finding.message.contains(reason))
+        #expect(finding.physicalPages == [4] && finding.message.contains(reason))
 
         let described = try document.describe()
-        #expect(described.blankPages.map(\.page) == [3] && described.blankPages.first?.why == reason)
-        #expect(described.warnings.contains { $0.contains("blank page inserted") && $0.contains("face each other") })
+        #expect(described.blankPages.map(\.page) == [4] && described.blankPages.first?.why == reason)
+        #expect(described.warnings.contains { $0.contains("blank page inserted") && $0.contains("right-hand") })
     }
 }

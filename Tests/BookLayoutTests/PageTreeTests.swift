@@ -75,21 +75,42 @@ import BookRenderKit
         #expect(hyphenated.count >= 3, "memoir body is justified and hyphenated; expected lines ending in a hyphen")
     }
 
-    @Test func coverFirstChaptersOnTheRightSpreadsFacing() throws {
+    /// In a picture book a chapter takes no page of its own: its title stands above the words of
+    /// the picture or spread that opens it, and spreads land on the left with nothing blank.
+    @Test func pictureBookChaptersOpenOnTheirFirstPictureAndSpreadsFaceEachOther() throws {
         let book = Book(kind: .storybook, title: "Order", pages: [
             Page(IllustrationPage(text: "One.", scene: "a hill")),
-            Page(ChapterPage(title: "Part Two")),                 // would land on page 3: right already
-            Page(SpreadPage(scene: "a wide sea", text: "Across")), // page 4: left
-            Page(ChapterPage(title: "Part Three")),               // page 6 is left: a blank goes first
-            Page(SpreadPage(scene: "wide")),                      // page 8 is left
+            Page(ChapterPage(title: "Part Two")),
+            Page(SpreadPage(scene: "a wide sea", text: "Across")),
+            Page(ChapterPage(title: "Part Three")),
+            Page(SpreadPage(scene: "wide")),
         ])
         let tree = try TestBooks.document(book).layout()
-        #expect(tree.pages.map(\.role) == [.cover, .illustration, .chapter, .spreadLeft, .spreadRight, .blank, .chapter,
-                                           .spreadLeft, .spreadRight])
+        #expect(tree.pages.map(\.role) == [.cover, .illustration, .text, .spreadLeft, .spreadRight, .spreadLeft, .spreadRight])
         #expect(tree.pages[0].side == .right)
-        for p in tree.pages where p.role == .chapter { #expect(p.side == .right) }
         for p in tree.pages where p.role == .spreadLeft { #expect(p.side == .left) }
-        #expect(tree.findings.contains { $0.kind == .blankPageInserted && $0.physicalPages == [6] })
+        #expect(tree.chapters.map(\.page) == [4, 6])
+        #expect(tree.pages[3].text.contains("Part Two") && tree.pages[5].text.contains("Part Three"))
+        #expect(!tree.findings.contains { $0.kind == .blankPageInserted })
+    }
+
+    /// A theme that gives chapters a page of their own on the right: where no picture before it can
+    /// move, a designed page goes in before one that would land on the left.
+    @Test func chapterTitlePagesOpenOnTheRight() throws {
+        var book = Book(kind: .storybook, title: "Order", pages: [
+            Page(IllustrationPage(text: "One.", scene: "a hill")),
+            Page(ChapterPage(title: "Part Two")),                 // would land on page 3: right already
+            Page(TextPage(text: "Across")),
+            Page(ChapterPage(title: "Part Three")),               // page 5 is right: no blank
+            Page(TextPage(text: "Wide")),
+            Page(TextPage(text: "And more")),
+            Page(ChapterPage(title: "Part Four")),                // page 8 is left: a blank goes first
+        ])
+        book.tokens = .object(["templates": .object(["chapter": .object(["chapterOpening": .string("page"), "chapterStart": .string("recto")])])])
+        let tree = try TestBooks.document(book).layout()
+        for p in tree.pages where p.role == .chapter { #expect(p.side == .right) }
+        #expect(tree.pages.map(\.role).filter { $0 == .chapter }.count == 3)
+        #expect(tree.pages[7].role == .designed && tree.pages[8].role == .chapter)
     }
 
     @Test func spreadSplitsOnePictureAtTheGutter() throws {

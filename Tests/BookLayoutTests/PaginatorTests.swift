@@ -116,4 +116,36 @@ import Testing
         #expect(badBreaks(pages, layout.lines, minimum: 2).isEmpty)
         #expect(pages.count > 1)
     }
+
+    @Test func aLastPageOfALineOrThreeTakesLinesFromThePageBefore() {
+        // One-line paragraphs, ten to a page: 10, 10 and 2 when filled greedily.
+        let lines = makeLines(Array(repeating: 1, count: 22))
+        let pages = Paginator.paginate(lines: lines, pageHeights: { _ in 120 })
+        expectWellFormed(pages, lines, { _ in 120 })
+        #expect(pages.map(\.count) == [10, 8, 4])
+    }
+
+    @Test func aSpreadThatGivesLinesToTheLastPageStillEndsOnOneLine() {
+        let lines = makeLines(Array(repeating: 1, count: 22))
+        // Page 1 faces page 0; page 2, the last, faces nothing.
+        let pages = Paginator.paginate(lines: lines, pageHeights: { _ in 120 }, facesPrevious: { $0 == 1 })
+        expectWellFormed(pages, lines, { _ in 120 })
+        #expect(pages.last!.count >= 4)
+        #expect(pages[0].count == pages[1].count, "\(pages.map(\.count))")
+    }
+
+    @Test func randomFlowsEndOnAPageOfFourLinesWhereTheRulesAllowIt() {
+        var rng = SeededGenerator(state: 11)
+        for _ in 0..<300 {
+            let paragraphs = (0..<Int.random(in: 2...12, using: &rng)).map { _ in Int.random(in: 1...9, using: &rng) }
+            let lines = makeLines(paragraphs)
+            let height = Double(Int.random(in: 12...30, using: &rng)) * 12
+            let pages = Paginator.paginate(lines: lines, pageHeights: { _ in height })
+            expectWellFormed(pages, lines, { _ in height })
+            #expect(badBreaks(pages, lines, minimum: 2).isEmpty)
+            // With a page of twelve lines or more and paragraphs of at most nine, a legal break
+            // four to six lines up the page before always exists.
+            if pages.count > 1 { #expect(pages.last!.count >= 4, "\(paragraphs) at \(height): \(pages.map(\.count))") }
+        }
+    }
 }

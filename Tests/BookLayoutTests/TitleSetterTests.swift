@@ -61,10 +61,13 @@ import Foundation
         // The width where filling line by line gives "Luna and the Festival of / Lights".
         let title = "Luna and the Festival of Lights"
         var width = 200.0
-        var greedy = typesetter.layout(title, style: Self.display, width: width, alignment: .center, hyphenate: false)
+        func firstFit(_ width: Double) -> TextLayout {
+            typesetter.layout(title, style: Self.display, width: width, alignment: .start, hyphenate: false, lineBreaking: .firstFit)
+        }
+        var greedy = firstFit(width)
         while greedy.lines.count != 2 || Self.words(greedy.lines[1].text).count != 1 {
             width += 5
-            greedy = typesetter.layout(title, style: Self.display, width: width, alignment: .center, hyphenate: false)
+            greedy = firstFit(width)
             try #require(width < 2000)
         }
         let layout = TitleSetter(typesetter: typesetter).set(title, style: Self.display, minSize: Self.minSize, width: width)

@@ -15,9 +15,22 @@ struct ChapterTemplate: PageTemplate {
     func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
         let settings = ctx.tokens.templates.chapter ?? .titlePage
         let name = "chapter \"\(chapter.title ?? "")\""
+        // Sunk onto a picture page: the title stands above that page's words, and the chapter
+        // takes no page of its own (a picture book has none to spare).
+        if settings.sinks, (chapter.text ?? "").isEmpty, (chapter.subtitle ?? "").isEmpty,
+           ctx.book.pages.indices.contains(page.index + 1), Self.takesHeading(ctx.book.pages[page.index + 1]),
+           let title = chapter.title, !title.isEmpty {
+            ctx.carriedHeading = title
+            ctx.chapters.append((title, ctx.nextNumber))
+            return
+        }
         if settings.startsRecto {
             ctx.startOn(.right, source: page.index,
                         why: "so the \(name) opens on a right-hand page, as the theme's chapterStart \"recto\" asks")
+        } else if ctx.book.profile != nil {
+            // A printed book opens its chapters on the right whatever a screen theme allows.
+            ctx.startOn(.right, source: page.index,
+                        why: "so the \(name) opens on a right-hand page, as printed books do")
         }
         let index = ctx.addPage(.chapter, source: page.index)
         if let title = chapter.title { ctx.chapters.append((title, ctx.pages[index].number)) }
@@ -45,6 +58,14 @@ struct ChapterTemplate: PageTemplate {
                           startingOn: sinks ? room : nil)
         } else if sinks {
             ctx.openingRoom = room
+        }
+    }
+
+    /// A picture page or a spread sets a carried chapter title above its words.
+    static func takesHeading(_ page: ResolvedPage) -> Bool {
+        switch page.page.content {
+        case .illustration, .spread: return true
+        default: return false
         }
     }
 

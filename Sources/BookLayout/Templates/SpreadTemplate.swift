@@ -7,8 +7,9 @@ extension TemplateRegistry {
 }
 
 /// A two-page spread: one picture across both facing pages (split at the gutter, the left half on
-/// an even page), cropped to keep its subject, with each side's text on a paper card where it
-/// hides the least of that subject.
+/// an even page), cropped to keep its subject, with each side's words straight on the art where it
+/// is quiet (as on an illustration page), else on a paper card where it hides the least of the
+/// subject. A chapter's title carried to the spread stands above the left page's words.
 struct SpreadTemplate: PageTemplate {
     let spread: SpreadPage
 
@@ -46,29 +47,98 @@ struct SpreadTemplate: PageTemplate {
         case .none:
             break
         }
-        let texts = [(left, spread.leftText ?? spread.text, 0.0), (right, spread.rightText, w)]
-        for (index, text, offset) in texts {
-            guard let text, !text.isEmpty else { continue }
-            var frame = drawn?.placed.frame
-            frame?.x -= offset
-            panel(text, on: index, over: frame, subject: drawn == nil ? nil : page.subject, ctx)
+        let heading = ctx.carriedHeading
+        ctx.carriedHeading = nil
+        let texts = [(left, spread.leftText ?? spread.text, 0.0, heading), (right, spread.rightText, w, nil)]
+        let sides = texts.map { index, text, offset, heading in
+            (index: index, offset: offset,
+             words: IllustrationTemplate.Words(heading: heading, caption: nil, body: text.flatMap { $0.isEmpty ? nil : $0 }))
+        }.filter { !$0.words.isEmpty }
+        let over = ctx.tokens.templates.illustration.over
+        // Words on both pages stand alike: both at the head or the foot, or both in the outer
+        // corners, the first such place the theme lists that is quiet on both pages.
+        var shared: [TextPosition]?
+        if sides.count == 2, let over, let frame = drawn?.placed.frame, spread.fit ?? .cover == .cover {
+            var best = -Double.infinity
+            for position in over.candidates(allowed: TextPosition.overlays) {
+                let pair = [position, Self.mirrored(position)]
+                var total = 0.0
+                for (side, p) in zip(sides, pair) {
+                    var f = frame
+                    f.x -= side.offset
+                    guard let choice = placeOver(side.words, on: side.index, frame: f, subject: page.subject, settings: over,
+                                                 only: p, placing: false, ctx) else { total = -.infinity; break }
+                    total += choice.score
+                }
+                if total > best { best = total; shared = pair }
+            }
         }
+        for (k, side) in sides.enumerated() {
+            var frame = drawn?.placed.frame
+            frame?.x -= side.offset
+            if let frame, let over, spread.fit ?? .cover == .cover,
+               placeOver(side.words, on: side.index, frame: frame, subject: page.subject, settings: over, only: shared?[k], ctx) != nil {
+                continue
+            }
+            panel(side.words, on: side.index, over: frame, subject: drawn == nil ? nil : page.subject, ctx)
+        }
+    }
+
+    /// The place on the right-hand page that matches `position` on the left-hand one: the outer
+    /// corners match each other, the head and foot themselves.
+    static func mirrored(_ position: TextPosition) -> TextPosition {
+        switch position {
+        case .topLeft: return .topRight
+        case .topRight: return .topLeft
+        case .bottomLeft: return .bottomRight
+        case .bottomRight: return .bottomLeft
+        case .left: return .right
+        case .right: return .left
+        default: return position
+        }
+    }
+
+    /// The page's words straight on the art where it is quiet (as an illustration page's), or false.
+    /// `only`: that place alone. `placing` false: only says where the words would go.
+    @discardableResult
+    private func placeOver(_ words: IllustrationTemplate.Words, on index: Int, frame: Rect, subject: PictureSubject?,
+                           settings: TextPlacementSettings, only: TextPosition? = nil, placing: Bool = true,
+                           _ ctx: LayoutContext) -> QuietPlacer.Choice? {
+        let number = ctx.pages[index].number
+        let content = ctx.contentRect(for: number)
+        func text(_ position: TextPosition) -> PictureText {
+            let width = PictureText.measureWidth(ctx, column: content.width,
+                                                 share: OverlayPlacer.spansWidth(position) ? 1 : OverlayPlacer.cornerShare)
+            return PictureText.set(heading: words.heading, caption: nil, body: words.body, width: width, ctx)
+        }
+        let allowsVeil = ctx.book.profile.map { $0.allowsTransparency && !$0.isCMYK } ?? true
+        let positions = only.map { [$0] } ?? settings.candidates(allowed: TextPosition.overlays)
+        guard let choice = QuietPlacer.choose(positions: positions, text: text, area: content, frame: frame, subject: subject,
+                                              settings: settings, palette: ctx.palette, allowsVeil: allowsVeil,
+                                              page: ctx.bleedRect(for: number)) else { return nil }
+        guard placing else { return choice }
+        if let scrim = choice.scrim { ctx.append(.fill(scrim), to: index) }
+        text(choice.position).place(x: choice.block.x, y: choice.block.y, color: choice.textColor, muted: choice.textColor, on: index, ctx)
+        if !ctx.pages[index].art.isEmpty {
+            ctx.pages[index].art[0].textPosition = choice.position.rawValue
+            ctx.pages[index].art[0].subjectCovered = choice.covered
+            ctx.pages[index].art[0].textContrast = choice.contrast
+            ctx.pages[index].art[0].textBacking = choice.scrim == nil ? "none" : "scrim"
+        }
+        return choice
     }
 
     /// The page's text on a card, where it hides the least of the picture drawn at `frame`
     /// (page coordinates).
-    private func panel(_ text: String, on index: Int, over frame: Rect?, subject: PictureSubject?, _ ctx: LayoutContext) {
+    private func panel(_ words: IllustrationTemplate.Words, on index: Int, over frame: Rect?, subject: PictureSubject?, _ ctx: LayoutContext) {
         let content = ctx.contentRect(for: ctx.pages[index].number)
         let typo = ctx.tokens.typography
         let pad = typo.body.size * 0.8
-        let maxHeight = ctx.height * ctx.tokens.templates.illustration.bandMaxFraction
+        // One body size through the book: a card grows to hold its words, up to the text area.
+        let maxHeight = content.height
         let placement = ctx.tokens.templates.spread?.placement
-        func set(_ width: Double) -> TextLayout {
-            var layout = ctx.setText(text, role: typo.body, width: width - 2 * pad)
-            for scale in [0.9, 0.8, 0.7] where layout.height + 2 * pad > maxHeight {
-                layout = ctx.setText(text, role: typo.body, width: width - 2 * pad, scale: scale)
-            }
-            return layout
+        func set(_ width: Double) -> PictureText {
+            PictureText.set(heading: words.heading, caption: nil, body: words.body, width: width - 2 * pad, ctx)
         }
         func width(_ position: TextPosition) -> Double {
             OverlayPlacer.spansWidth(position) ? content.width : content.width * OverlayPlacer.cornerShare
@@ -79,25 +149,21 @@ struct SpreadTemplate: PageTemplate {
             return OverlayPlacer.rect(position, width: width(position), height: min(layout.height + 2 * pad, maxHeight), in: content)
         }
         let rect = choice.rect
-        let layout = set(rect.width)
-        let height = rect.height
+        let text = set(rect.width)
         let look = OverlayPlacer.backing(placement, over: rect, frame: frame, subject: subject, palette: ctx.palette, cardAlpha: 0.9)
-        ctx.append(.fill(Fill(rect: rect, color: look.backing, cornerRadius: ctx.tokens.sizing.cornerRadius,
-                              shadow: ctx.tokens.sizing.shadow)), to: index)
-        var box = ctx.textBox(layout, x: rect.x + pad, y: rect.y + pad, width: rect.width - 2 * pad, color: look.text)
-        var last = layout.lines.count
-        while last > 1, layout.lines[last - 1].top + layout.lines[last - 1].height > height - 2 * pad + 0.01 { last -= 1 }
-        if last < layout.lines.count {
+        // A card printed on paper has no shadow: that is a screen's depth.
+        let shadow = ctx.book.profile == nil ? ctx.tokens.sizing.shadow : nil
+        ctx.append(.fill(Fill(rect: rect, color: look.backing, cornerRadius: ctx.tokens.sizing.cornerRadius, shadow: shadow)), to: index)
+        text.place(x: rect.x + pad, y: rect.y + pad, color: look.text, muted: look.text, on: index, ctx)
+        if text.height + 2 * pad > rect.height + 0.01 {
             ctx.findings.append(Finding(.warning, .other, sourcePage: ctx.pages[index].sourcePage, physicalPages: [ctx.pages[index].number],
-                                        "spread text too long for its panel: \(layout.lines.count - last) line(s) cut; shorten it"))
+                                        "spread text longer than its page; shorten it"))
         }
-        box.lines = 0..<last
-        box.frame.height = height - 2 * pad
-        ctx.append(.text(box), to: index)
         if let frame, let subject, !ctx.pages[index].art.isEmpty {
             ctx.pages[index].art[0].textPosition = choice.position.rawValue
-            ctx.pages[index].art[0].subjectCovered = subject.boxShare(in: SubjectCrop.unit(rect, in: frame))
+            ctx.pages[index].art[0].subjectCovered = subject.weight(in: SubjectCrop.unit(rect, in: frame))
             ctx.pages[index].art[0].textContrast = look.contrast
+            ctx.pages[index].art[0].textBacking = "card"
         }
     }
 }
