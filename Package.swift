@@ -30,12 +30,13 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpng-dev", "libhyphen-dev", "libqrencode-dev"])]
         ),
         // What Swift cannot call directly: libjpeg/libpng error recovery (setjmp), GObject cast macros,
-        // nettle's SHA-256 (nettle-dev), and pictures converted to CMYK JPEGs with Little CMS (liblcms2-dev).
+        // nettle's SHA-256 (nettle-dev), ICU's versioned names (libicu-dev: word breaks), and pictures
+        // converted to CMYK JPEGs with Little CMS (liblcms2-dev).
         .target(
             name: "CShim",
             dependencies: ["CGraphics"],
             linkerSettings: ["jpeg", "png16", "pangoft2-1.0", "pangocairo-1.0", "pango-1.0", "fontconfig",
-                             "gobject-2.0", "glib-2.0", "nettle", "xxhash", "lcms2"].map { .linkedLibrary($0) }
+                             "gobject-2.0", "glib-2.0", "nettle", "xxhash", "icuuc", "lcms2"].map { .linkedLibrary($0) }
         ),
         // qpdf's C API (libqpdf-dev): the finishing step writes what cairo cannot (TrimBox/BleedBox,
         // outline, labels).
@@ -57,18 +58,24 @@ let package = Package(
         .target(name: "BookConfig", dependencies: ["BookModel"]),
         .target(name: "BookResolve", dependencies: ["BookBase", "BookModel", "BookConfig", "CShim"]),
         .target(name: "BookLayout", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CShim", "CGraphics"]),
-        .target(name: "BookRender", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF", "CContentColour"]),
+        .target(name: "BookRender", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout", "CShim", "CGraphics", "CQPDF", "CContentColour",
+                                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(name: "BookCompare", dependencies: ["BookBase", "CShim", "CGraphics"]),
+        // HTTP to the services that take a key (image providers, the printer): origins a key may
+        // go to, redirects kept within them, proxies, keys kept out of messages.
+        .target(name: "BookHTTP", dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                 .product(name: "NIOCore", package: "swift-nio"),
+                                                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                 .product(name: "NIOPosix", package: "swift-nio"),
+                                                 .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // The optional generation step: providers, prompts, queue, cache, journal.
-        .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "CGraphics",
-                                                       .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                                                       .product(name: "NIOCore", package: "swift-nio"),
-                                                       .product(name: "NIOHTTP1", package: "swift-nio"),
-                                                       .product(name: "NIOPosix", package: "swift-nio"),
-                                                       .product(name: "NIOSSL", package: "swift-nio-ssl")]),
+        .target(name: "BookIllustrate", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookHTTP", "CGraphics"]),
+        // Ordering printed copies from Lulu's Print API: product code, cover check, file validation,
+        // prices, print jobs placed once, their status and webhooks.
+        .target(name: "BookOrder", dependencies: ["BookBase", "BookHTTP"]),
         // The library product: the pipeline as an API that the CLI, batch and tests call.
         .target(name: "BookRenderKit", dependencies: ["BookBase", "BookModel", "BookConfig", "BookResolve", "BookLayout",
-                                                      "BookRender", "BookCompare", "BookIllustrate", "CGraphics"],
+                                                      "BookRender", "BookCompare", "BookIllustrate", "BookOrder", "CGraphics"],
                 // Only to read HarfBuzz's version for reports.
                 linkerSettings: [.linkedLibrary("harfbuzz")]),
         // Debian's SQLite (libsqlite3-dev): the render service's job queue.
@@ -100,8 +107,10 @@ let package = Package(
         .testTarget(name: "BookCompareTests", dependencies: ["BookRenderKit", "BookCompare", "BookTestSupport", "BookLayout", "CGraphics"]),
         // The golden-image suite: every case under Tests/Goldens rendered and compared with its reference PNGs.
         .testTarget(name: "GoldenTests", dependencies: ["BookRenderKit", "BookTestSupport"]),
-        .testTarget(name: "BookIllustrateTests", dependencies: ["BookBase", "BookIllustrate", "BookModel", "BookResolve", "BookTestSupport"]),
+        .testTarget(name: "BookIllustrateTests", dependencies: ["BookBase", "BookHTTP", "BookIllustrate", "BookModel", "BookResolve", "BookTestSupport"]),
         .testTarget(name: "BookBatchTests", dependencies: ["BookRenderKit", "BookTestSupport"]),
+        // Ordering against a loopback stand-in for Lulu's Print API (Tests/LuluPrintServer).
+        .testTarget(name: "BookOrderTests", dependencies: ["BookOrder", "BookBase", "BookRenderKit", "BookTestSupport"]),
         .testTarget(name: "BookServeTests", dependencies: ["BookServe", "BookRenderKit", "BookTestSupport",
                                                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                            .product(name: "NIOCore", package: "swift-nio"),

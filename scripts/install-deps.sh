@@ -10,6 +10,7 @@ packages=(
   libxxhash-dev xxhash  # XXH3-128 of images and PDF content; xxhsum for its test
   libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr
   libqrencode-dev
+  libicu-dev  # word boundaries in titles of scripts written without spaces (Japanese, Chinese, Thai)
   libsqlite3-dev  # the render service's job queue (bookrender serve)
   libqpdf-dev  # PDF finishing (boxes, outline, PDF/X keys, content colours)
   liblcms2-dev  # colour management: pictures and colours converted to the printer's CMYK
@@ -25,6 +26,9 @@ packages=(
   strace  # the test that a hostile book folder opens nothing outside it
   openssl  # a self-signed certificate for the loopback provider server, which a run must refuse
   util-linux e2fsprogs  # setpriv, mount and chattr: the write-failure tests' unwritable folders and full disks
+  epubcheck default-jre-headless  # the e-book tests: every EPUB must pass the reference checker (a Java program)
+  chromium  # the e-book tests: a page opened in a real browser engine at its viewport, compared with the PNG page
+  espeak-ng lame ffmpeg  # the narration tests: speech recorded to MP3 (lame) and M4A (ffmpeg)
 )
 # A caller's own extras, e.g. bench/run.sh's.
 packages+=("$@")

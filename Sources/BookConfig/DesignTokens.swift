@@ -105,6 +105,20 @@ public struct TemplateSettings: Codable, Sendable, Equatable {
     /// nil: a chapter opens on a title page of its own, on the right.
     public var chapter: ChapterTemplateSettings? = nil
     public var spread: SpreadTemplateSettings?
+    /// nil: the pages a book of the theme's kind has (see `MatterSettings.defaults`).
+    public var matter: MatterSettings? = nil
+}
+
+/// Which front and back matter pages a theme gives its books; a book's `matter` switches win.
+/// The title page is page 1 of every printed interior; the rest as set here.
+public struct MatterSettings: Codable, Sendable, Equatable {
+    public var halfTitle: Bool? = nil
+    /// true: in print and on screen; nil: in print, and on screen when the book gives publishing details.
+    public var copyrightPage: Bool? = nil
+    /// For books of at least `contentsFrom` chapters.
+    public var contents: Bool? = nil
+    public var contentsFrom: Int? = nil
+    public var theEnd: Bool? = nil
 }
 
 /// How a chapter opens. A memoir sinks its title on the first page of its text; a book of

@@ -43,6 +43,9 @@ public struct PrintProfile: Codable, Sendable, Equatable {
     public var maxFileSizeMB: Double?
     /// Cover spine: width per interior page by paper, plus a constant.
     public var spine: SpineRule?
+    /// A case-bound hardcover's cover (`cover --binding hardcover`): its wrap and spine, where the
+    /// printer makes one.
+    public var casewrap: CasewrapRule?
 
     public struct SideLengths: Codable, Sendable, Equatable {
         public var top: Length, bottom: Length, inner: Length, outer: Length

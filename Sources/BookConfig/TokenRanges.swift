@@ -74,6 +74,8 @@ public enum TokenRanges {
             TokenRange(path: "templates.text.indent", range: 0...10, unit: "em") { $0.templates.text.indent },
             TokenRange(path: "templates.text.paragraphSpacing", range: 0...5, unit: "em") { $0.templates.text.paragraphSpacing },
             TokenRange(path: "templates.chapter.sink", range: 0...0.8, unit: "of the text area's height") { $0.templates.chapter?.sink },
+            TokenRange(path: "templates.matter.contentsFrom", range: 1...1000, unit: "chapters") {
+                $0.templates.matter?.contentsFrom.map(Double.init) },
             TokenRange(path: "typography.measure.min", range: 10...200, unit: "characters") { $0.typography.measure?.min },
             TokenRange(path: "typography.measure.max", range: 10...200, unit: "characters") { $0.typography.measure?.max },
             TokenRange(path: "typography.measure.ideal", range: 10...200, unit: "characters") { $0.typography.measure?.ideal },
@@ -201,6 +203,10 @@ public enum ProfileRanges {
         one("spine.textMinPages", 0...100_000, "pages") { $0.spine?.textMinPages.map(Double.init) },
         one("spine.textMinInches", 0...10, "in") { $0.spine?.textMinInches },
         one("spine.foldVarianceInches", 0...0.5, "in") { $0.spine?.foldVarianceInches },
+        one("casewrap.wrapInches", 0...2, "in") { $0.casewrap?.wrapInches },
+        one("casewrap.minPages", 1...100_000, "pages") { $0.casewrap.map { Double($0.minPages) } },
+        Entry(path: "casewrap.spine[].inches", range: 0...10, unit: "in") { p in
+            (p.casewrap?.spine ?? []).enumerated().map { ("casewrap.spine[\($0.offset)].inches", $0.element.inches) } },
     ]
 
     /// "$.bleed.top: 1000 is outside the allowed range 0–72 pt", one per value out of range.
@@ -219,6 +225,10 @@ public enum ProfileRanges {
         if profile.minImageDPI > profile.recommendedImageDPI {
             found.append(ConfigIssue(file: nil, jsonPath: "$.minImageDPI",
                                      message: "\(TokenRange.number(profile.minImageDPI)) is more than recommendedImageDPI (\(TokenRange.number(profile.recommendedImageDPI)))"))
+        }
+        if let steps = profile.casewrap?.spine, let i = steps.indices.dropFirst().first(where: { steps[$0 - 1].maxPages >= steps[$0].maxPages }) {
+            found.append(ConfigIssue(file: nil, jsonPath: "$.casewrap.spine[\(i)].maxPages",
+                                     message: "\(steps[i].maxPages) is not more than the bracket before it (\(steps[i - 1].maxPages)); list the brackets smallest first"))
         }
         if let min = profile.pages.min, let max = profile.pages.max, min > max {
             found.append(ConfigIssue(file: nil, jsonPath: "$.pages.min", message: "\(min) is more than pages.max (\(max))"))

@@ -1,4 +1,5 @@
 import Foundation
+import BookHTTP
 
 extension HTTPClient {
     /// Error types that say the provider's side failed, as a 5xx does: worth another attempt.

@@ -1,4 +1,5 @@
 import Foundation
+import BookHTTP
 
 /// Gemini API `generateContent` with `inlineData` references and `imageConfig.aspectRatio`.
 struct GeminiProvider: NamedProvider {

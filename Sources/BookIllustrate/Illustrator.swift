@@ -1,4 +1,5 @@
 import Foundation
+import BookHTTP
 import BookBase
 import BookModel
 import BookConfig

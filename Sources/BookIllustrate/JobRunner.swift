@@ -1,4 +1,5 @@
 import Foundation
+import BookHTTP
 import BookModel
 import BookResolve
 

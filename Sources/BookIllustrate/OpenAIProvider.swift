@@ -1,4 +1,5 @@
 import Foundation
+import BookHTTP
 
 /// OpenAI Images: `/v1/images/edits` (multipart, references as `image[]`) or `/v1/images/generations`.
 struct OpenAIProvider: NamedProvider {

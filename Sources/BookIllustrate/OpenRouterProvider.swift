@@ -1,4 +1,5 @@
 import Foundation
+import BookHTTP
 
 /// OpenRouter chat completions with `modalities: ["image","text"]` and data-URL references.
 struct OpenRouterProvider: NamedProvider {

@@ -1,4 +1,5 @@
 import Foundation
+import BookHTTP
 
 /// Why a call produced no picture, and whether trying again can help.
 public struct ProviderFailure: Error, Sendable, CustomStringConvertible {

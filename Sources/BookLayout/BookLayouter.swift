@@ -48,13 +48,15 @@ public struct BookLayouter {
             // handed over, and pages are handed over as they come: not for a print profile's book,
             // laid out again (from the same texts) when its gutter grows.
             TextPrefetch.start(TextPrefetch.requests(book, typesetter: typesetter, measureInset: (measure.inner, measure.outer)), on: typesetter, threads: textThreads,
-                               glyphsOnly: !keepsHandedOverText && book.profile == nil && !PagePlanner.needsPlanning(book))
+                               glyphsOnly: !keepsHandedOverText && book.profile == nil && !PagePlanner.needsPlanning(book)
+                                   && !FrontMatter.wantsContents(book))
         }
         // Also when a page could not be drawn: the helpers stop taking texts.
         defer { typesetter.finishPrepared() }
         // A book whose pages are planned as a whole is handed over once the plan holds.
         let planning = PagePlanner.needsPlanning(book)
-        let streaming = book.profile == nil && !planning ? eachPage : nil
+        // The contents are filled in once the chapters have their pages.
+        let streaming = book.profile == nil && !planning && !FrontMatter.wantsContents(book) ? eachPage : nil
         let none = Optional<(PageNode) throws(Never) -> Void>.none
         var plan = LayoutPlan()
         var tree = try layoutOnce(book, measure, plan, eachPage: streaming)
@@ -113,7 +115,9 @@ public struct BookLayouter {
                 handedOver += 1
             }
         }
+        FrontMatter.halfTitle(ctx)
         CoverTemplate.layout(ctx)
+        FrontMatter.layout(ctx)
         try handOver()
         for page in book.pages {
             let waiting = ctx.openingRoom?.index
@@ -123,6 +127,8 @@ public struct BookLayouter {
             try handOver()
         }
         ctx.openingRoom = nil
+        BackMatter.layout(ctx)
+        Contents.fill(ctx)
         if let profile = book.profile {
             PrintMarks.pad(to: profile.pageMultiple(trim: book.trim.width, book.trim.height), ctx)
             PrintMarks.add(profile, ctx)

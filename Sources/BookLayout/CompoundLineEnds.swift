@@ -46,6 +46,6 @@ extension GlyphRun {
 
     func withText(_ text: [CChar], clusters: [cairo_text_cluster_t]) -> GlyphRun {
         GlyphRun(font: font, x: x, y: y, glyphs: glyphs, text: text, clusters: clusters, backward: backward,
-                 colorGlyphs: colorGlyphs, endsInAddedHyphen: endsInAddedHyphen)
+                 colorGlyphs: colorGlyphs, endsInAddedHyphen: endsInAddedHyphen, fontFile: fontFile, fontSize: fontSize)
     }
 }

@@ -14,9 +14,13 @@ public enum CoverSpread {
         /// The area kept clear for the printer's barcode, in sheet (trim) coordinates.
         public var barcode: Rect
         public var sheetInches: (width: Double, height: Double)
+        public var binding: CoverBinding
+        /// The whole page, bleed (a hardcover's wrap) included: what a printer's cover calculator gives.
+        public var mediaInches: (width: Double, height: Double)
         public static func == (a: Info, b: Info) -> Bool {
             a.interiorPages == b.interiorPages && a.paper == b.paper && a.spineInches == b.spineInches
                 && a.spineText == b.spineText && a.barcode == b.barcode && a.sheetInches == b.sheetInches
+                && a.binding == b.binding && a.mediaInches == b.mediaInches
         }
     }
 
@@ -25,13 +29,16 @@ public enum CoverSpread {
     /// Cover bleed when a profile names none for the interior.
     static let defaultBleed = 9.0
 
-    public static func layout(_ book: ResolvedBook, interiorPages: Int, paper: String, typesetter: Typesetter) throws -> (PageTree, Info) {
+    /// A hardcover's sheet reaches past the trim by its wrap where a paperback's has its bleed.
+    public static func layout(_ book: ResolvedBook, interiorPages: Int, paper: String, binding: CoverBinding = .paperback,
+                              typesetter: Typesetter) throws -> (PageTree, Info) {
         guard let profile = book.profile else { throw ResolveError("a cover needs a print profile (--profile kdp, lulu …)") }
-        let spineInches = try profile.spineWidth(pages: interiorPages, paper: paper)
+        let spineInches = try profile.spineWidth(pages: interiorPages, paper: paper, binding: binding)
         let spine = spineInches * 72
         let variance = (profile.spine?.foldVariance ?? 0.0625) * 72
         let w = book.trim.width, h = book.trim.height
-        let bleed = max(defaultBleed, [profile.bleed.top, profile.bleed.bottom, profile.bleed.inner, profile.bleed.outer].map(\.points).max() ?? 0)
+        let bleed = binding == .hardcover ? (profile.casewrap?.wrapInches ?? 0) * 72
+            : max(defaultBleed, [profile.bleed.top, profile.bleed.bottom, profile.bleed.inner, profile.bleed.outer].map(\.points).max() ?? 0)
         let geometry = PrintGeometry(top: bleed, bottom: bleed, inner: bleed, outer: bleed, marks: profile.marks.margin.points)
         let sheet = TrimSize(width: 2 * w + spine, height: h)
 
@@ -72,8 +79,10 @@ public enum CoverSpread {
         tree.geometry = geometry
         tree.language = book.language
         tree.subtitle = book.book.subtitle
+        let media = (width: sheet.width + 2 * (bleed + geometry.marks), height: sheet.height + 2 * (bleed + geometry.marks))
         let info = Info(interiorPages: interiorPages, paper: paper, spineInches: spineInches, spineText: hasSpineText,
-                        barcode: barcode, sheetInches: (sheet.width / 72, sheet.height / 72))
+                        barcode: barcode, sheetInches: (sheet.width / 72, sheet.height / 72), binding: binding,
+                        mediaInches: (media.width / 72, media.height / 72))
         return (tree, info)
     }
 

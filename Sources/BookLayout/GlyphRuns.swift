@@ -41,6 +41,10 @@ public struct GlyphRun: @unchecked Sendable {
     /// The run ends a line with a hyphen Pango drew inside a word (its text ends in the
     /// hyphen-minus `RunText` gave it).
     public let endsInAddedHyphen: Bool
+    /// The font's file, as fontconfig found it, and its size in points: what an e-book sets the
+    /// run's text in.
+    public let fontFile: String?
+    public let fontSize: Double
 }
 
 enum GlyphRuns {
@@ -69,6 +73,8 @@ enum GlyphRuns {
         var pango: UnsafeMutablePointer<PangoFont>?
         var scaled: SharedScaledFont?
         var colorGlyphs = false
+        var file: String?
+        var size = 0.0
 
         mutating func of(_ font: UnsafeMutablePointer<PangoFont>) -> (SharedScaledFont, Bool)? {
             if font == pango, let scaled { return (scaled, colorGlyphs) }
@@ -76,6 +82,15 @@ enum GlyphRuns {
             pango = font
             scaled = SharedScaledFont(retaining: pointer)
             colorGlyphs = hasColorGlyphs(font)
+            if let name = shim_font_file(font) {
+                file = String(cString: name)
+                g_free(name)
+            } else {
+                file = nil
+            }
+            var matrix = cairo_matrix_t()
+            cairo_scaled_font_get_font_matrix(pointer, &matrix)
+            size = matrix.yy
             return (scaled!, colorGlyphs)
         }
     }
@@ -127,7 +142,8 @@ enum GlyphRuns {
             let mapping = RunText.make(run, text: text)
             runs.append(GlyphRun(font: scaled, x: Int32(clamping: xOff), y: Int32(clamping: -Int64(run.pointee.y_offset)), glyphs: glyphs,
                                  text: mapping.text, clusters: mapping.clusters, backward: analysis.level & 1 != 0,
-                                 colorGlyphs: colorGlyphs, endsInAddedHyphen: mapping.addedHyphen))
+                                 colorGlyphs: colorGlyphs, endsInAddedHyphen: mapping.addedHyphen,
+                                 fontFile: fonts.file, fontSize: fonts.size))
             xOff += position + Int64(run.pointee.end_x_offset)
         }
         return runs

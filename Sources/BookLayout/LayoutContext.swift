@@ -11,6 +11,8 @@ final class LayoutContext {
     var findings: [Finding]
     /// Chapter openers so far, for the PDF outline: (title, physical page number).
     var chapters: [(title: String, page: Int)] = []
+    /// The contents pages kept for `Contents.fill`, by index in `pages`.
+    var contentsPages: [Int] = []
 
     var tokens: DesignTokens { book.tokens }
     var palette: Palette { book.tokens.palette }
@@ -63,14 +65,20 @@ final class LayoutContext {
 
     /// Pads with a blank page so the next page lands on `side`, and says so in the report and on the
     /// blank page itself; `why` finishes "blank page inserted …".
-    func startOn(_ side: PageSide, source: Int, why: String) {
+    func startOn(_ side: PageSide, source: Int?, why: String) {
         let nextSide: PageSide = nextNumber % 2 == 1 ? .right : .left
         guard nextSide != side else { return }
-        if plan.designedPages.contains(source) {
+        if let source, plan.designedPages.contains(source) {
             DesignedPage.add(for: source, why: why, self)
         } else {
             addBlank(source: source, why: why)
         }
+    }
+
+    /// `startOn` for the pages a printed book sets on a given side (the title page's back, the
+    /// dedication, the contents); a book read on screen has no sides to keep.
+    func startInPrint(_ side: PageSide, source: Int?, why: String) {
+        if book.profile != nil { startOn(side, source: source, why: why) }
     }
 
     /// A blank page, its reason kept on the page and reported.

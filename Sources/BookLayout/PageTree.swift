@@ -57,6 +57,12 @@ public struct PageRole: RawRepresentable, Hashable, Sendable {
     /// A page of the book's own design (its main character as a vignette, or the theme's
     /// ornament) standing where a blank page would have to be.
     public static let designed = PageRole(rawValue: "designed")
+    public static let halfTitle = PageRole(rawValue: "halfTitle")
+    public static let copyright = PageRole(rawValue: "copyright")
+    public static let dedication = PageRole(rawValue: "dedication")
+    public static let contents = PageRole(rawValue: "contents")
+    public static let theEnd = PageRole(rawValue: "theEnd")
+    public static let aboutAuthor = PageRole(rawValue: "aboutAuthor")
 }
 
 public struct PageNode {

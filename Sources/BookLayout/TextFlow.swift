@@ -9,7 +9,7 @@ enum TextFlow {
     /// `startingOn`: a page already made (a sunk chapter opening) whose text area, from `top`
     /// down, takes the first lines; it gets its folio here.
     /// `vertical`: where a text that fits whole on one new page stands on it (0 top, 0.5 centred).
-    static func flow(_ layout: TextLayout, from firstLine: Int, role: PageRole, source: Int, color: Color? = nil,
+    static func flow(_ layout: TextLayout, from firstLine: Int, role: PageRole, source: Int?, color: Color? = nil,
                      _ ctx: LayoutContext, startingOn opening: (index: Int, top: Double)? = nil, vertical: Double = 0) {
         guard firstLine < layout.lines.count else { return }
         let remaining = Array(layout.lines[firstLine...])

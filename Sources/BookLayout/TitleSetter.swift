@@ -1,4 +1,5 @@
 import Foundation
+import CShim
 import BookConfig
 
 /// Sets a title the way a book designer breaks it by hand: lines of similar length, no word alone
@@ -60,9 +61,13 @@ struct TitleSetter {
     /// The lines of the good layout with the fewest lines at `style`'s size, or nil when it is too
     /// tall or there is none; with `strict` false, words may stand alone.
     func breaks(_ title: String, style: TextStyle, width: Double, maxHeight: Double, strict: Bool) -> [String]? {
-        let words = Self.wordRanges(title)
+        // A title in a script written without spaces breaks between the words ICU's dictionaries
+        // find there ("ハリネズミ / の / ハリー"), never inside one.
+        let unspaced = !title.unicodeScalars.allSatisfy(Self.isSpacedScript)
+        let words = unspaced ? Self.dictionaryWordRanges(title, language: typesetter.language) : Self.wordRanges(title)
         guard words.count > 1 else { return unspacedBreaks(title, style: style, width: width, maxHeight: maxHeight) }
-        let spans = SpanWidths(title: title, words: words, style: style, width: width, typesetter: typesetter)
+        let spans = SpanWidths(title: title, words: words, style: style, width: width, typesetter: typesetter,
+                               separator: unspaced ? "" : " ")
         // A span measured as fitting may still wrap once set (summed widths round differently from
         // a line shaped whole): such a span is ruled out and the breaks chosen again.
         for _ in 0..<4 {
@@ -125,6 +130,49 @@ struct TitleSetter {
     }
 
     /// The words between the spaces a line may break at; a no-break space holds its words together.
+    /// The words of a title as ICU's word break iterator finds them for `language`, each with the
+    /// spaces and closing punctuation after it, and opening punctuation joined to the word after
+    /// it, so no line starts with a closing mark or ends with an opening one. Nil breaks from ICU:
+    /// the title as one word.
+    static func dictionaryWordRanges(_ text: String, language: String) -> [Range<String.Index>] {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { return [] }
+        var offsets = [Int32](repeating: 0, count: bytes.count)
+        let found = bytes.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { c in
+                shim_word_breaks(c.baseAddress, Int32(c.count), language, &offsets, Int32(offsets.count))
+            }
+        }
+        guard found > 0 else { return [text.startIndex..<text.endIndex] }
+        let cuts = offsets.prefix(Int(found)).map { text.utf8.index(text.utf8.startIndex, offsetBy: Int($0)) }
+        let bounds = [text.startIndex] + cuts + [text.endIndex]
+        var segments = zip(bounds, bounds.dropFirst()).map { $0..<$1 }.filter { !$0.isEmpty }
+        func letters(_ r: Range<String.Index>) -> Bool { text[r].unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil } }
+        func opening(_ r: Range<String.Index>) -> Bool {
+            text[r].unicodeScalars.allSatisfy { [.openPunctuation, .initialPunctuation].contains($0.properties.generalCategory) }
+        }
+        var merged: [Range<String.Index>] = []
+        var carried: String.Index?
+        for segment in segments {
+            if !letters(segment), opening(segment) {
+                carried = carried ?? segment.lowerBound
+                continue
+            }
+            let start = carried ?? segment.lowerBound
+            carried = nil
+            if !letters(segment), let last = merged.last {
+                merged[merged.count - 1] = last.lowerBound..<segment.upperBound
+            } else {
+                merged.append(start..<segment.upperBound)
+            }
+        }
+        if let carried {
+            if let last = merged.last { merged[merged.count - 1] = last.lowerBound..<text.endIndex } else { merged = [carried..<text.endIndex] }
+        }
+        segments = merged
+        return segments
+    }
+
     static func wordRanges(_ text: String) -> [Range<String.Index>] {
         var ranges: [Range<String.Index>] = []
         var start: String.Index?
@@ -160,14 +208,23 @@ final class SpanWidths {
     /// Beyond this many words, runs are measured from the one line instead of each by Pango.
     static let wordsMeasuredOneByOne = 64
 
-    init(title: String, words: [Range<String.Index>], style: TextStyle, width: Double, typesetter: Typesetter) {
+    /// What joins two words on a line: a space, or nothing in a script written without spaces
+    /// (where a word carries the spaces after it).
+    let separator: String
+
+    init(title: String, words: [Range<String.Index>], style: TextStyle, width: Double, typesetter: Typesetter,
+         separator: String = " ") {
         self.title = title; self.words = words; self.style = style; self.column = width; self.typesetter = typesetter
+        self.separator = separator
         if words.count > Self.wordsMeasuredOneByOne { measureOnce() }
     }
 
     /// Words `from..<to` with one space between each: a tab or a run of spaces typed into a title
     /// is not spacing a designer would keep.
-    func text(_ from: Int, _ to: Int) -> String { words[from..<to].map { String(title[$0]) }.joined(separator: " ") }
+    func text(_ from: Int, _ to: Int) -> String {
+        let joined = words[from..<to].map { String(title[$0]) }.joined(separator: separator)
+        return separator.isEmpty ? joined.trimmingCharacters(in: .whitespaces) : joined
+    }
 
     private func key(_ from: Int, _ to: Int) -> Int { from * (words.count + 1) + to }
 
@@ -233,7 +290,7 @@ final class SpanWidths {
     private func measureOnce() {
         var joined = ""
         for (k, w) in words.enumerated() {
-            if k > 0 { joined += " " }
+            if k > 0 { joined += separator }
             let start = joined.utf8.count
             joined += title[w]
             wordBytes.append(start..<joined.utf8.count)

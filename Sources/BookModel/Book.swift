@@ -22,18 +22,22 @@ public struct Book: Codable, Sendable, Equatable {
     public var format: BookFormat?
     public var cover: Cover?
     public var characters: Characters?
+    /// Front and back matter: title and copyright pages, dedication, contents, "The End", about the author.
+    public var matter: BookMatter?
     public var pages: [Page]
+    /// The book read aloud, for the e-book's read-along.
+    public var narration: Narration?
 
     public init(
         schema: Int = Book.currentSchema, kind: BookKind, title: String, subtitle: String? = nil,
         author: String? = nil, language: String? = nil, artStyle: String? = nil, created: String? = nil,
         theme: String? = nil, tokens: JSONValue? = nil, format: BookFormat? = nil, cover: Cover? = nil,
-        characters: Characters? = nil, pages: [Page]
+        characters: Characters? = nil, matter: BookMatter? = nil, pages: [Page], narration: Narration? = nil
     ) {
         self.schema = schema; self.kind = kind; self.title = title; self.subtitle = subtitle
         self.author = author; self.language = language; self.artStyle = artStyle; self.created = created
         self.theme = theme; self.tokens = tokens; self.format = format; self.cover = cover
-        self.characters = characters; self.pages = pages
+        self.characters = characters; self.matter = matter; self.pages = pages; self.narration = narration
     }
 }
 

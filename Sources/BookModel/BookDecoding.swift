@@ -48,6 +48,7 @@ private struct BookSurvey: Decodable {
         optional(BookFormat.self, "format")
         optional(Cover.self, "cover")
         optional(Characters.self, "characters")
+        optional(Narration.self, "narration")
 
         let pagesKey = PlainKey("pages")
         guard c.contains(pagesKey) else { required([Page].self, "pages"); return }

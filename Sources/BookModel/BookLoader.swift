@@ -118,7 +118,13 @@ public enum BookLoader {
         let duplicates = DuplicateKeys.find(in: document).sorted { $0.offset < $1.offset }.map(\.issue)
         let book: Book
         if let importer = format.importer {
-            let imported = try importBook(importer, format, data: data, document: document, file: name)
+            var imported = try importBook(importer, format, data: data, document: document, file: name)
+            if let source = imported.narrationSource, let narration = imported.book.narration,
+               let absent = narration.files.first(where: { !FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }) {
+                imported.book.narration = nil
+                imported.warnings.append(PathIssue(path: source,
+                    message: "the recording \(absent) is not beside the file; the book has no narration until it is"))
+            }
             book = imported.book
             // The apps' encoder never writes a key twice; a hand-edited file is read as the decoder reads it.
             warnings = duplicates.map { BookIssue(path: $0.path, line: $0.line, column: $0.column,

@@ -39,6 +39,7 @@ public enum BookValidator {
         checkFormat(book.format, root.key("format"), &v)
         checkCover(book.cover, root.key("cover"), &v)
         checkCharacters(book.characters, root.key("characters"), &v)
+        checkNarration(book.narration, pageCount: book.pages.count, root.key("narration"), &v)
 
         if book.pages.isEmpty {
             v.error(root.key("pages"), "a book needs at least one page")

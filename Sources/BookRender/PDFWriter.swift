@@ -22,17 +22,23 @@ public enum PDFWriter {
         }
     }
 
-    /// Writes the PDF to `file` (not atomically: for a caller that finishes it in place) and
-    /// returns a digest of its content (`ContentHash`), the basis of the document's `/ID`.
+    /// What drawing wrote that finishing needs: a digest of the content (`ContentHash`), the basis
+    /// of the document's `/ID`, and each `P` element's paragraph (`StructureTags.ParagraphNumbers`).
+    struct Drawn {
+        var digest: String
+        var paragraphs: [Int]
+    }
+
+    /// Writes the PDF to `file` (not atomically: for a caller that finishes it in place).
     /// Errors name `target`, the PDF `file` will become.
     static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool, tagged: Bool, for target: URL,
-                     threads: Int, cmyk: CMYKPictures? = nil) throws -> String {
+                     threads: Int, cmyk: CMYKPictures? = nil) throws -> Drawn {
         let stream = try PDFPageStream(into: file, for: target, document: PDFDocument(tree, tagged: tagged), opaque: opaque,
                                        threads: threads, cmyk: cmyk)
         for page in tree.pages where pages?.contains(page.number) ?? true {
             try stream.draw(page)
         }
-        return try stream.close()
+        return Drawn(digest: try stream.close(), paragraphs: stream.paragraphs)
     }
 
     /// cairo parses "YYYY-MM-DDThh:mm:ss" with a zone; anything else falls back to a fixed date,
@@ -80,14 +86,16 @@ final class PDFPageStream {
 
     /// `text`: glyph runs, whose text is the book's (Pango's drawing keeps soft hyphens and
     /// decorations in the text; a test holds both to the same pixels). `threads`: above 1,
-    /// pictures are copied into the file on a thread of their own.
+    /// pictures are copied into the file on a thread of their own. `pictures`: where the pictures
+    /// come from, when not the book's own files. `cmyk`: for a CMYK file, the pictures as CMYK JPEGs.
     init(into file: URL, for target: URL, document: PDFDocument, opaque: Bool,
          text: PageDrawer.TextDrawing = .glyphRunsMadeHere, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-         cmyk: CMYKPictures? = nil) throws {
+         pictures: ImageSources? = nil, cmyk: CMYKPictures? = nil) throws {
         sink = try PDFSink(file, name: target, copyingOnAThread: threads > 1, marksArtifacts: document.tagged)
         self.document = document
         let media = document.geometry.mediaSize(trim: document.trim)
-        drawer = PageDrawer(images: PDFImageSources(sink: sink, cmyk: cmyk), opaque: opaque, text: text, tagged: document.tagged)
+        drawer = PageDrawer(images: pictures ?? PDFImageSources(sink: sink, cmyk: cmyk), opaque: opaque, text: text,
+                            tagged: document.tagged)
         surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
             // Called for every few bytes cairo writes: the sink, kept alive by its stream, is
             // used without retaining it each time.
@@ -121,6 +129,9 @@ final class PDFPageStream {
 
     /// The page content streams the sink marked as it wrote them.
     var markedContents: Set<Int> { sink.plainStreams.marked }
+
+    /// Each `P` element's paragraph, for joining the parts of a divided one.
+    var paragraphs: [Int] { drawer.paragraphs.numbers }
 
     /// Finishes the PDF and returns the digest of its content.
     func close() throws -> String {

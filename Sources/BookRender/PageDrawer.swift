@@ -27,6 +27,10 @@ final class PageDrawer {
     private let textDrawing: TextDrawing
     /// Marks each item with its structure element (`StructureTags`), for a tagged PDF.
     private let tagged: Bool
+    /// The headings drawn so far, for their levels: one drawer draws one document's pages in order.
+    private var headings = StructureTags.HeadingLevels()
+    /// The paragraph of each `P` element drawn so far.
+    private(set) var paragraphs = StructureTags.ParagraphNumbers()
 
     init(images: ImageSources, opaque: Bool = false, text: TextDrawing, tagged: Bool = false) {
         self.images = images; self.opaque = opaque; self.textDrawing = text; self.tagged = tagged
@@ -39,10 +43,21 @@ final class PageDrawer {
     /// The items of `page` at `range`, over what is drawn already.
     func draw(_ page: PageNode, items range: Range<Int>, on cr: OpaquePointer) throws {
         backdrop = PageBackdrop()
+        if tagged { paragraphs.startPage() }
         for index in range {
             let item = page.items[index]
             defer { if case .fill = item {} else { backdrop.add(PageBackdrop.extent(of: item)) } }
-            let tag = tagged ? StructureTags.element(for: item) : nil
+            var tag = tagged ? StructureTags.element(for: item) : nil
+            if case .text(let t) = item, let element = tag {
+                if element == "P" {
+                    // One element per paragraph, so that a reader of the tags keeps them apart.
+                    let parts = StructureTags.paragraphs(of: t)
+                    for part in parts { paragraphs.add(t, part: part) }
+                    try text(t, parts, element: element, cr, page: page, index: index)
+                    continue
+                }
+                if element == "H1" { tag = headings.element(for: t) }
+            }
             if let tag { cairo_tag_begin(cr, tag, "") }
             defer { if let tag { cairo_tag_end(cr, tag) } }
             switch item {
@@ -64,7 +79,7 @@ final class PageDrawer {
                     }
                     throw RenderError("page \(page.number)\(source): cannot draw \(box.asset.origin): \(error)")
                 }
-            case .text(let t): try text(t, cr, page: page, index: index)
+            case .text(let t): try text(t, [t.lines], element: nil, cr, page: page, index: index)
             case .rule(let r): rule(r, cr)
             case .qr(let q): qr(q, cr)
             case .placeholderArt(let p): PlaceholderPainter.paint(p, on: cr, opaque: opaque)
@@ -211,7 +226,10 @@ final class PageDrawer {
         return areas
     }
 
-    private func text(_ t: TextBox, _ cr: OpaquePointer, page: PageNode, index: Int) throws {
+    /// `parts`: the box's lines to draw, each part in its own structure `element` when one is given
+    /// (a tagged PDF's paragraphs), placed as in the whole box. `index`: the box's place in `page`.
+    private func text(_ t: TextBox, _ parts: [Range<Int>], element: String?, _ cr: OpaquePointer, page: PageNode,
+                      index: Int) throws {
         let runs: [[GlyphRun]]?
         switch textDrawing {
         case .glyphRuns: runs = t.layout.glyphLines
@@ -231,15 +249,19 @@ final class PageDrawer {
         } else {
             cairo_translate(cr, t.frame.x, t.frame.y)
         }
-        if let runs { glyphLines(t, runs, cr, colourGlyphs: patches.isEmpty) } else { pangoLines(t, cr) }
+        for lines in parts {
+            if let element { cairo_tag_begin(cr, element, "") }
+            if let runs { glyphLines(t, lines, runs, cr, colourGlyphs: patches.isEmpty) } else { pangoLines(t, lines, cr) }
+            if let element { cairo_tag_end(cr, element) }
+        }
     }
 
     /// For a text glyph runs cannot draw (a missing glyph's box). Into a PDF, a text that is not the
     /// book's is filled as outlines, which carry no text.
-    private func pangoLines(_ t: TextBox, _ cr: OpaquePointer) {
+    private func pangoLines(_ t: TextBox, _ lines: Range<Int>, _ cr: OpaquePointer) {
         let top = t.layoutTop
         let outlines = !t.isBookText && cairo_surface_has_show_text_glyphs(cairo_get_target(cr)) != 0
-        for i in t.lines {
+        for i in lines {
             let line = t.layout.lines[i]
             cairo_move_to(cr, line.x, line.baseline - top)
             let drawn = t.layout.showWithPango(line: i, on: cr, asPath: outlines)
@@ -257,7 +279,8 @@ final class PageDrawer {
     /// shown on its own (its clusters count from its last glyph). On an image, each run is its own
     /// call as in Pango: glyphs composited together blend differently where they touch.
     /// `colourGlyphs` false leaves colour glyphs out (a patch shows them), their text still carried.
-    private func glyphLines(_ t: TextBox, _ runs: [[GlyphRun]], _ cr: OpaquePointer, colourGlyphs: Bool = true) {
+    private func glyphLines(_ t: TextBox, _ lines: Range<Int>, _ runs: [[GlyphRun]], _ cr: OpaquePointer,
+                            colourGlyphs: Bool = true) {
         let top = t.layoutTop
         let scale = Double(PANGO_SCALE)
         // As Pango does: the text goes along only where the surface keeps it (a PDF).
@@ -283,20 +306,21 @@ final class PageDrawer {
             text.removeAll(keepingCapacity: true)
             clusters.removeAll(keepingCapacity: true)
         }
-        var runs = runs
-        // Into a PDF, a compound broken after its hyphen is one word in the text (see `joiningCompounds`).
-        if withText && t.isBookText && !t.lines.isEmpty && t.lines.upperBound <= runs.count {
-            runs.replaceSubrange(t.lines, with: GlyphRun.joiningCompounds(Array(runs[t.lines])))
+        // The drawn lines' runs, from `lines.lowerBound` on. Into a PDF, a compound broken after its
+        // hyphen is one word in the text (see `joiningCompounds`).
+        var drawn = Array(runs[lines.clamped(to: runs.indices)])
+        if withText && t.isBookText && !lines.isEmpty && lines.upperBound <= runs.count {
+            drawn = GlyphRun.joiningCompounds(drawn)
         }
         // Looked up once per box: a box of emoji alone would otherwise be searched once per run.
         let plainFont = runs.joined().first { !$0.colorGlyphs }?.font.pointer
         cairo_save(cr)
-        for i in t.lines where i < runs.count {
+        for (i, lineRuns) in zip(lines, drawn) {
             let line = t.layout.lines[i]
             cairo_move_to(cr, line.x, line.baseline - top)
             var originX = 0.0, originY = 0.0
             cairo_get_current_point(cr, &originX, &originY)
-            for run in runs[i] where !run.glyphs.isEmpty {
+            for run in lineRuns where !run.glyphs.isEmpty {
                 if run.colorGlyphs && !colourGlyphs {
                     show()
                     if withText && t.isBookText {

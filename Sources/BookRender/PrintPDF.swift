@@ -22,8 +22,9 @@ public enum PrintPDF {
         guard let profile, profile.isCMYK else {
             // Drawn and finished in the same temporary file: the pictures are written once.
             try AtomicOutput.write(to: url) { tmp in
-                let digest = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: opaque, tagged: tagged, for: url, threads: threads)
-                try PDFFinisher.finishDrawn(tmp, as: url, plan: plan, contentDigest: digest)
+                let drawn = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: opaque, tagged: tagged, for: url, threads: threads)
+                if tagged { plan.paragraphs = drawn.paragraphs }
+                try PDFFinisher.finishDrawn(tmp, as: url, plan: plan, contentDigest: drawn.digest)
             }
             return
         }
@@ -34,8 +35,9 @@ public enum PrintPDF {
                                     inkLimit: limit)
         try pictures.prepare(pictureAssets(tree, pages: pages), threads: threads)
         try AtomicOutput.withTemporaryFile(for: url, suffix: "cairo.pdf") { drawn in
-            _ = try PDFWriter.draw(tree, into: drawn, pages: pages, opaque: true, tagged: tagged, for: url, threads: threads,
-                                   cmyk: pictures)
+            let written = try PDFWriter.draw(tree, into: drawn, pages: pages, opaque: true, tagged: tagged, for: url,
+                                             threads: threads, cmyk: pictures)
+            if tagged { plan.paragraphs = written.paragraphs }
             try CMYKConverter.convertToPDFX1a(drawn, to: url, plan: plan, options: options, transform: transform)
         }
     }
@@ -59,6 +61,7 @@ public enum PrintPDF {
             var plan = finishingPlan(tree, pages: nil, profile: nil, tagged: document.tagged)
             plan.threads = threads
             plan.markedContents = stream.markedContents
+            if document.tagged { plan.paragraphs = stream.paragraphs }
             try PDFFinisher.finishInPlace(tmp, as: url, plan: plan, contentDigest: digest)
             laidOut = tree
         }
@@ -83,6 +86,11 @@ public enum PrintPDF {
         if tagged { plan.figureAltTexts = StructureTags.figureAltTexts(tree, pages: pages) }
         plan.metadata = XMPMetadata(title: tree.title, author: tree.author, subject: tree.subtitle, keywords: tree.keywords,
                                     language: tree.language, date: tree.created.flatMap { PDFDate(iso8601: $0) })
+        plan.displaysTitle = !tree.title.isEmpty
+        // PDF/UA-1 is claimed only for a whole structure: a title, a language, every figure described.
+        if tagged, !tree.title.isEmpty, !tree.language.isEmpty, plan.figureAltTexts?.allSatisfy({ !$0.isEmpty }) ?? false {
+            plan.metadata?.pdfUAPart = 1
+        }
         // Every export gets the chapters as an outline and the pages labelled as they are
         // numbered, so a reader's page box and bookmarks agree with the printed folios.
         let indexOf = Dictionary(uniqueKeysWithValues: written.enumerated().map { ($1, $0) })

@@ -6,6 +6,7 @@ import BookResolve
 import BookRender
 import BookCompare
 import BookIllustrate
+import BookOrder
 
 /// Why an operation of the library failed, as a value: what kind of failure (which a command line
 /// maps to an exit code), the message a person reads, and the findings behind it.
@@ -26,6 +27,11 @@ public struct BookRenderError: Error, Sendable, Equatable, Codable, CustomString
         case renderingFailed
         /// An image provider failed in a way that stops the generation step.
         case generationFailed
+        /// The order cannot be placed as given: the printer refused it or its files, or the cover,
+        /// the product or the address does not fit. Nothing was ordered.
+        case orderRejected
+        /// The printer could not be reached, failed past the retries, or refused the keys.
+        case orderFailed
     }
 
     public var kind: Kind
@@ -45,11 +51,11 @@ public struct BookRenderError: Error, Sendable, Equatable, Codable, CustomString
     public var exitCode: Int32 {
         switch kind {
         case .invalidOptions: 64
-        case .invalidBook: 65
+        case .invalidBook, .orderRejected: 65
         case .unreadableInput: 66
         case .unwritableOutput: 73
         case .preflightFailed: 1
-        case .renderingFailed, .generationFailed: 70
+        case .renderingFailed, .generationFailed, .orderFailed: 70
         }
     }
 }
@@ -85,6 +91,13 @@ extension BookRenderError {
             }
         case let e as IllustrateError:
             self.init(e.kind == .invalidOptions ? .invalidOptions : .generationFailed, e.message)
+        case let e as OrderError:
+            switch e.kind {
+            case .invalidOptions: self.init(.invalidOptions, e.message)
+            case .unreadableInput: self.init(.unreadableInput, e.message)
+            case .rejected: self.init(.orderRejected, e.message)
+            case .failed: self.init(.orderFailed, e.message)
+            }
         default:
             self.init(.renderingFailed, "\(error)")
         }

@@ -12,6 +12,7 @@ import BookLayout
 
 public typealias PageTree = BookLayout.PageTree
 public typealias PrintProfile = BookConfig.PrintProfile
+public typealias CoverBinding = BookConfig.CoverBinding
 
 public enum BookRenderKit {
     /// This library's version, also written into reports.

@@ -11,6 +11,8 @@ public struct CoverOptions: Sendable {
     public var profile: String?
     /// white, cream or color: the paper sets the spine width per page.
     public var paper: String
+    /// paperback, or hardcover: a case-bound cover with its wrap and the printer's hardcover spine.
+    public var binding: CoverBinding
     /// Also the sheet as a PNG in this folder, at `dpi`.
     public var png: URL?
     public var dpi: Double
@@ -21,9 +23,9 @@ public struct CoverOptions: Sendable {
     /// one of its pictures or the cover itself. The library does not write it.
     public var report: URL?
 
-    public init(pdf: URL, profile: String? = nil, paper: String = "white", png: URL? = nil, dpi: Double = 72, force: Bool = false,
-                report: URL? = nil) {
-        self.pdf = pdf; self.profile = profile; self.paper = paper; self.png = png; self.dpi = dpi; self.force = force
+    public init(pdf: URL, profile: String? = nil, paper: String = "white", binding: CoverBinding = .paperback, png: URL? = nil,
+                dpi: Double = 72, force: Bool = false, report: URL? = nil) {
+        self.pdf = pdf; self.profile = profile; self.paper = paper; self.binding = binding; self.png = png; self.dpi = dpi; self.force = force
         self.report = report
     }
 }
@@ -38,6 +40,10 @@ public struct CoverReport: Sendable, Codable {
     /// The interior's page count the spine was measured for, padding included.
     public var interiorPages: Int
     public var paper: String
+    public var binding: CoverBinding
+    /// The PDF's page, bleed (a hardcover's wrap) included: the size a printer's cover calculator gives.
+    public var mediaWidthInches: Double
+    public var mediaHeightInches: Double
     /// False when the spine is too thin for its title.
     public var spineText: Bool
     /// What preflight found on the sheet (pictures below the printer's resolution, text outside
@@ -70,7 +76,7 @@ extension BookDocument {
         try paths.verify(replacingReadOnly: options.force)
         try document.checkPictureData(resolved, threads: settings.workers, only: \.passesThroughToPDF)
         return try BookRenderError.wrap {
-            let (tree, info, findings) = try document.coverSheet(resolved, resources, paper: options.paper)
+            let (tree, info, findings) = try document.coverSheet(resolved, resources, paper: options.paper, binding: options.binding)
             let errors = findings.errors
             if let profile = resolved.profile, !errors.isEmpty, !options.force {
                 throw BookRenderError(.preflightFailed,
@@ -85,30 +91,33 @@ extension BookDocument {
             }
             return CoverReport(pdf: options.pdf.path, pngFiles: pngFiles.map(\.path), sheetWidthInches: info.sheetInches.width,
                                sheetHeightInches: info.sheetInches.height, spineInches: info.spineInches,
-                               interiorPages: info.interiorPages, paper: options.paper, spineText: info.spineText,
-                               findings: findings.map(Diagnostic.init))
+                               interiorPages: info.interiorPages, paper: options.paper, binding: info.binding,
+                               mediaWidthInches: info.mediaInches.width, mediaHeightInches: info.mediaInches.height,
+                               spineText: info.spineText, findings: findings.map(Diagnostic.init))
         }
     }
 
     /// Checks the printed cover sheet for `profile` as `cover` lays it out, without writing it:
     /// picture resolution, text outside the safe area, pictures that stop at the trim,
     /// placeholders. Page 1 is the sheet.
-    public func preflightCover(profile: String, paper: String = "white") throws(BookRenderError) -> PreflightReport {
+    public func preflightCover(profile: String, paper: String = "white", binding: CoverBinding = .paperback) throws(BookRenderError) -> PreflightReport {
         let document = with { $0.profile = profile }
         let (resolved, resources) = try document.resolveWithResources()
         return try BookRenderError.wrap {
-            let findings = try document.coverSheet(resolved, resources, paper: paper).findings
+            let findings = try document.coverSheet(resolved, resources, paper: paper, binding: binding).findings
             return PreflightReport(profile: profile, input: file ?? resolved.book.title, findings: findings.map(Diagnostic.init))
         }
     }
 
     /// The sheet laid out for the resolved profile, and what preflight finds on it.
-    func coverSheet(_ resolved: ResolvedBook, _ resources: ResourceLocator, paper: String) throws
-        -> (tree: PageTree, info: CoverSpread.Info, findings: [PreflightFinding]) {
+    /// `interiorPages` when the interior was laid out already.
+    func coverSheet(_ resolved: ResolvedBook, _ resources: ResourceLocator, paper: String, binding: CoverBinding = .paperback,
+                    interiorPages: Int? = nil) throws -> (tree: PageTree, info: CoverSpread.Info, findings: [PreflightFinding]) {
         let typesetter = try typesetter(resolved, resources)
         // The spine depends on the interior as the printer will receive it, padding included.
-        let interior = BookLayouter(typesetter: typesetter, textThreads: settings.workers).layout(resolved)
-        let (tree, info) = try CoverSpread.layout(resolved, interiorPages: interior.pages.count, paper: paper, typesetter: typesetter)
+        let pages = interiorPages ?? BookLayouter(typesetter: typesetter, textThreads: settings.workers).layout(resolved).pages.count
+        let (tree, info) = try CoverSpread.layout(resolved, interiorPages: pages, paper: paper, binding: binding,
+                                                  typesetter: typesetter)
         // The page count and the trim are the interior's findings, not the sheet's.
         let findings = resolved.profile.map { PageTreePreflight.pages(tree, profile: $0) } ?? []
         return (tree, info, findings)

@@ -18,6 +18,10 @@ extension BookDocument {
         var paths = OutputPaths()
         if let file { paths.input(URL(fileURLWithPath: file), as: "the book") }
         if let pdf = options.pdf { paths.output(pdf, as: "the PDF", kind: .pdf) }
+        if let epub = options.epub {
+            paths.output(epub, as: "the EPUB", kind: .epub)
+            for name in book.narration?.files ?? [] { paths.input(folder.appendingPathComponent(name), as: "the narration \(name)") }
+        }
         if let report = options.report { paths.output(report, as: "the report", kind: .json) }
         if let png = options.png {
             // The pages a previous export left there are what this one may replace; checked
@@ -29,9 +33,23 @@ extension BookDocument {
 
         var timings: [ExportReport.StageTime] = [.init(stage: "load", seconds: loadSeconds)]
         var clock = StageClock()
+        if let count = options.preview {
+            // The pages after those shown are never read: the first `count` pages are the cover and
+            // at most `count - 1` entries, and one more entry is kept since a chapter's opening
+            // waits for the text after it; the cover alone needs none. No page's layout depends on
+            // a later entry's pictures.
+            var shown = self
+            shown.book.pages = Array(book.pages.prefix(count == 1 ? 0 : count))
+            let (resolved, resources) = try shown.resolveWithResources()
+            timings.append(.init(stage: "resolve", seconds: clock.elapsed))
+            return try shown.exportPreview(count, resolved, resources, options, settings: settings, paths: paths, timings: timings)
+        }
         let (resolved, resources) = try resolveWithResources()
         timings.append(.init(stage: "resolve", seconds: clock.elapsed))
         try refusePartialPrintFile(resolved.profile, options)
+        // Measured before anything is drawn: a recording that is missing or too short stops the
+        // export before it writes a file.
+        let narration = options.epub == nil ? [] : try narrationClips()
         for asset in resolved.allAssets { if let url = asset.file { paths.input(url, as: asset.origin) } }
         try paths.verify(replacingReadOnly: options.force)
         if options.pdf != nil {
@@ -45,7 +63,7 @@ extension BookDocument {
             let tree: PageTree
             let selected: Set<Int>?
             clock = StageClock()
-            if let pdf = options.pdf, resolved.profile == nil, options.pages == nil {
+            if let pdf = options.pdf, resolved.profile == nil, options.pages == nil, options.epub == nil {
                 // Pages are drawn as layout makes them; a finding that stops the export stops it
                 // before the PDF replaces anything.
                 try AtomicOutput.makeFolder(pdf.deletingLastPathComponent())
@@ -122,8 +140,24 @@ extension BookDocument {
                 timings.append(.init(stage: "png", seconds: clock.elapsed))
             }
 
+            var epubOutcome: EPUBOutcome?
+            if let epub = options.epub {
+                clock = StageClock()
+                _ = tree.prepareGlyphRuns()
+                epubOutcome = try EPUBWriter().write(tree, book: epubBook(tree, narration: narration), to: epub)
+                timings.append(.init(stage: "epub", seconds: clock.elapsed))
+            }
+
             var report = ExportReport(tree: tree, document: self, resolved: resolved, fonts: fonts)
             report.pdf = options.pdf?.path
+            report.epub = options.epub?.path
+            if let epubOutcome {
+                report.narratedPages = epubOutcome.narratedPages
+                report.findings += epubOutcome.fontsNotEmbedded.map { font in
+                    Diagnostic(.warning, stage: .layout, kind: "fontNotEmbedded",
+                               message: "the EPUB sets the text of \(font.file) in the reader's own fonts: \(font.reason)")
+                }
+            }
             report.writtenPages = tree.pages.map(\.number).filter { selected?.contains($0) ?? true }
             report.pngFiles = pngFiles.map(\.path)
             if let profile = resolved.profile, options.pdf != nil {
@@ -141,7 +175,7 @@ extension BookDocument {
     }
 
     /// With `strict`, an error or a missing glyph stops the export.
-    private func refuseUnderStrict(_ tree: PageTree) throws(BookRenderError) {
+    func refuseUnderStrict(_ tree: PageTree) throws(BookRenderError) {
         guard settings.strict, let bad = tree.findings.first(where: { $0.severity == .error || $0.kind == .missingGlyph }) else { return }
         throw BookRenderError(.invalidBook, "--strict: \(bad.located)", diagnostics: [Diagnostic(bad)])
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What an export writes. At least one of `pdf` and `png`.
+/// What an export writes. At least one of `pdf`, `png` and `epub`.
 public struct ExportOptions: Sendable {
     /// The PDF to write (replaced atomically: the old file stays until the new one is complete).
     public var pdf: URL?
@@ -22,6 +22,12 @@ public struct ExportOptions: Sendable {
     /// A tagged PDF: its logical structure (headings, paragraphs, figures with their alternate
     /// text) for screen readers and reflow. Off only for a workflow that cannot take the tags.
     public var tagged = true
+    /// An EPUB 3 fixed-layout e-book of the same pages (see `EPUBWriter`), with the book's
+    /// narration as media overlays.
+    public var epub: URL?
+    /// Only the first this many pages, marked as a preview (`PreviewMark`), for a screen: the PDF
+    /// small, its pictures at screen resolution. Laid out without the pages after them.
+    public var preview: Int?
 
     public struct PNGOptions: Sendable {
         public var folder: URL
@@ -36,14 +42,22 @@ public struct ExportOptions: Sendable {
     }
 
     public init(pdf: URL? = nil, png: PNGOptions? = nil, pages: [ClosedRange<Int>]? = nil, force: Bool = false,
-                report: URL? = nil, keepPageTree: Bool = false) {
+                report: URL? = nil, keepPageTree: Bool = false, epub: URL? = nil, preview: Int? = nil) {
         self.pdf = pdf; self.png = png; self.pages = pages; self.force = force; self.report = report
-        self.keepPageTree = keepPageTree
+        self.keepPageTree = keepPageTree; self.epub = epub; self.preview = preview
     }
 
     func check() throws(BookRenderError) {
-        guard pdf != nil || png != nil else {
-            throw BookRenderError(.invalidOptions, "nothing to write: give a PDF, a PNG folder, or both")
+        guard pdf != nil || png != nil || epub != nil else {
+            throw BookRenderError(.invalidOptions, "nothing to write: give a PDF, a PNG folder, an EPUB, or several")
+        }
+        if let epub, epub.pathExtension.lowercased() != "epub" {
+            throw BookRenderError(.invalidOptions, "the EPUB must be a .epub file, not \(epub.path)")
+        }
+        if let preview {
+            guard preview >= 1 else { throw BookRenderError(.invalidOptions, "a preview shows at least 1 page, not \(preview)") }
+            guard epub == nil else { throw BookRenderError(.invalidOptions, "a preview is a PDF and PNG pages; an EPUB is of the whole book") }
+            guard pages == nil else { throw BookRenderError(.invalidOptions, "a preview shows the first pages; leave out the page selection") }
         }
         if let pdf, pdf.pathExtension.lowercased() != "pdf" {
             throw BookRenderError(.invalidOptions, "the PDF must be a .pdf file, not \(pdf.path)")

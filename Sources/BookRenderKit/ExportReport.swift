@@ -60,6 +60,9 @@ public struct ExportReport: Codable {
     /// Physical pages the PDF holds (all unless a range was asked for).
     public var writtenPages: [Int]
     public var pngFiles: [String]
+    /// The EPUB written, and its pages that carry the narration.
+    public var epub: String?
+    public var narratedPages: [Int]?
     /// Pages where a picture is missing or not yet generated.
     public var placeholders: [Diagnostic]
     /// Every finding: load warnings, resolve and layout findings, preflight's.
@@ -74,7 +77,7 @@ public struct ExportReport: Codable {
     public var pageTree: PageTree?
 
     private enum CodingKeys: String, CodingKey {
-        case bookrender, source, title, theme, profile, pageCount, pages, pdf, writtenPages, pngFiles, placeholders,
+        case bookrender, source, title, theme, profile, pageCount, pages, pdf, writtenPages, pngFiles, epub, narratedPages, placeholders,
              findings, fonts, images, timings, paper
     }
 

@@ -12,7 +12,7 @@ struct OutputPaths {
 
     /// What an output holds, told by the first bytes of a file already there.
     enum Kind {
-        case pdf, png, json
+        case pdf, png, json, epub
         /// Another command's output, named only so that no second output lands on it; its own
         /// writer checks what may be replaced.
         case any
@@ -23,6 +23,7 @@ struct OutputPaths {
             case .pdf: "a PDF"
             case .png: "a PNG image"
             case .json: "a JSON file"
+            case .epub: "an EPUB"
             }
         }
 
@@ -32,6 +33,9 @@ struct OutputPaths {
             case .pdf: head.starts(with: Array("%PDF-".utf8))
             case .png: head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             case .json: head.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+            // A ZIP whose first entry is the stored `mimetype` of an EPUB.
+            case .epub: head.starts(with: [0x50, 0x4B, 0x03, 0x04]) && head.count >= 58
+                && Array(head[30..<58]) == Array("mimetypeapplication/epub+zip".utf8)
             }
         }
     }

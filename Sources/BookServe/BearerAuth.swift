@@ -1,12 +1,16 @@
 import Foundation
 import Hummingbird
 
-/// Every route but `/healthz` needs `Authorization: Bearer TOKEN` when the service has a token.
+/// Every route but `/healthz` needs `Authorization: Bearer TOKEN` when the service has a token;
+/// an order's file addresses and Lulu's webhook carry signatures of their own instead.
 struct BearerAuth<Context: RequestContext>: RouterMiddleware {
     let token: String?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let token, request.uri.path != "/healthz" else { return try await next(request, context) }
+        let path = request.uri.path
+        guard let token, path != "/healthz", !OrderRoutes.openPrefixes.contains(where: path.hasPrefix) else {
+            return try await next(request, context)
+        }
         guard let header = request.headers[.authorization] else {
             return JSONReply.error(APIError(401, "unauthorized", "no Authorization header; send Authorization: Bearer TOKEN with the service's token"))
         }

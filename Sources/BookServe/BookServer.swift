@@ -21,6 +21,7 @@ public enum BookServer {
         let shutdown = ShutdownFlag()
         let router = Router()
         ServeRoutes(config: config, scheduler: scheduler, shutdown: shutdown, catalog: ServeCatalog.load()).register(on: router)
+        OrderRoutes(config: config, scheduler: scheduler, desk: try OrderDesk(config: config)).register(on: router)
         let host = config.host
         let app = Application(router: router,
                               configuration: .init(address: .hostname(host, port: config.port), serverName: "bookrender"),

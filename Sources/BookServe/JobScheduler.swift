@@ -72,7 +72,7 @@ actor JobScheduler {
                                 profile: job.options.profile,
                                 options: JobOptions(theme: job.options.theme, strict: job.options.strict, force: job.options.force,
                                                     png: job.options.wantsPNG ? folder.pages.path : nil,
-                                                    dpi: job.options.wantsPNG ? job.options.dpi ?? 150 : nil))
+                                                    dpi: job.options.wantsPNG ? job.options.pngDPI : nil))
         // A thread of its own: it waits on the child, and the child's death signal is tied to it.
         var preview: (JobRunner, BatchJob)?
         if job.options.wantsFirstPage {
@@ -102,6 +102,7 @@ actor JobScheduler {
         let folder = JobFolder(jobs: config.jobsFolder, id: job.id)
         var runner = JobRunner(executable: config.executable, timeout: config.jobTimeout)
         var extra = config.limitArguments + ["--events"]
+        if let n = job.options.preview { extra += ["--preview", "\(n)"] }
         if job.options.fillMissing == true {
             extra += ["--fill-missing", "--provider", job.options.provider ?? "local", "--cache", config.cacheFolder.path]
             if let m = job.options.model { extra += ["--model", m] }
@@ -190,9 +191,11 @@ actor JobScheduler {
         return job
     }
 
-    /// Removes a finished job: its record and its folder. A queued or running one is left (nil).
+    /// Removes a finished job: its record and its folder. A queued or running one is left (nil),
+    /// and so is one whose files Lulu may still download for its order.
     func remove(_ id: String) throws -> JobRecord? {
-        guard let job = try store.job(id), job.state.isFinal else { return nil }
+        guard let job = try store.job(id), job.state.isFinal,
+              OrderHold.reason(JobFolder(jobs: config.jobsFolder, id: id)) == nil else { return nil }
         // The record first: a folder without one is removed when the service starts, never the reverse.
         try store.delete(id)
         sizes[id] = nil

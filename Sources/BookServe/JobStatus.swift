@@ -42,6 +42,11 @@ struct JobStatus: Codable, Sendable, Equatable {
     var error: JobRecord.Failure?
     var pdf: String?
     var report: String?
+    /// The job's order of printed copies from Lulu, once one is asked for.
+    var order: OrderRecord?
+
+    /// Finished, and no order on its way: nothing about the job will change by itself.
+    var isSettled: Bool { state.isFinal && order?.inProgress != true }
 
     init(_ job: JobRecord, folder: JobFolder) {
         id = job.id; state = job.state; created = job.created; started = job.started; finished = job.finished
@@ -69,6 +74,7 @@ struct JobStatus: Codable, Sendable, Equatable {
             pdf = "\(base)/pdf"
             report = "\(base)/report"
         }
+        order = OrderDesk.record(folder)
     }
 
     /// The export's last `progress` line says how far it is.

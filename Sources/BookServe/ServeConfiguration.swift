@@ -33,6 +33,12 @@ public struct ServeConfiguration: Sendable {
     public var executable: URL
     /// The image providers' address for `fillMissing` jobs (a proxy, or a test server); the provider's own when nil.
     public var providerBaseURL: String?
+    /// Lulu's Print API and its keys, for ordering finished jobs' printed copies.
+    public var lulu: LuluSettings?
+    /// The address the printer reaches this service at (scheme, host, port), for the signed file addresses of an order.
+    public var publicURL: String?
+    /// Seconds a signed file address of an order works.
+    public var orderFileLifetime: Double = 86_400
     /// Where the service says it listens once it does (`listening on http://HOST:PORT`).
     public var announce: @Sendable (String) -> Void = { print($0) }
 

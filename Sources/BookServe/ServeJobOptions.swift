@@ -21,17 +21,21 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
     public var resolution: String?
     /// Writes the PDF although the print profile's preflight finds errors (`export --force`).
     public var force: Bool?
+    /// Only the first this many pages, marked as a preview (`export --preview`): PNGs at 96 dpi
+    /// unless `dpi` says otherwise, and a small PDF.
+    public var preview: Int?
 
     public init() {}
 
     var wantsPNG: Bool { png ?? true }
-    var wantsFirstPage: Bool { wantsPNG && profile == nil && (firstPage ?? true) }
+    var wantsFirstPage: Bool { wantsPNG && profile == nil && preview == nil && (firstPage ?? true) }
+    var pngDPI: Double { dpi ?? (preview == nil ? 150 : 96) }
 
     /// Every option's name, as query parameters and the envelope's `options` spell them.
     static let names = CodingKeys.allCases.map(\.rawValue)
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case theme, profile, png, dpi, firstPage, strict, fillMissing, provider, model, maxImages, resolution, force
+        case theme, profile, png, dpi, firstPage, strict, fillMissing, provider, model, maxImages, resolution, force, preview
     }
 
     /// Decoded by type: a misspelt or unknown option is refused by name, not ignored.
@@ -56,7 +60,14 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
         }
         resolution = try c.decodeIfPresent(String.self, forKey: .resolution)
         force = try c.decodeIfPresent(Bool.self, forKey: .force)
+        if let n = try c.decodeIfPresent(Double.self, forKey: .preview) {
+            guard n == n.rounded(), n >= 1, n <= Self.previewPages else { throw OptionProblem.wrongType(.preview) }
+            preview = Int(n)
+        }
     }
+
+    /// The most pages a preview shows.
+    static let previewPages = 1000.0
 
     enum OptionProblem: Error {
         case unknown(String)
@@ -111,6 +122,7 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
         case .png?, .firstPage?, .strict?, .fillMissing?, .force?: return "true or false"
         case .dpi?: return "a number"
         case .maxImages?: return "a whole number"
+        case .preview?: return "a number of pages, from 1 to \(Int(previewPages))"
         case nil: return nil
         }
     }
@@ -147,6 +159,12 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
             guard let n = Int(v) else { throw APIError(400, "invalidOption", "maxImages=\(ClientText.clipped(v)): give a whole number") }
             o.maxImages = n
         }
+        if let n = try number("preview") {
+            guard n == n.rounded(), n >= 1, n <= previewPages else {
+                throw APIError(400, "invalidOption", "preview=\(ClientText.clipped(given["preview"]!)): give a number of pages, from 1 to \(Int(previewPages))")
+            }
+            o.preview = Int(n)
+        }
         return o
     }
 
@@ -157,6 +175,7 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
         o.strict = strict ?? o.strict; o.fillMissing = fillMissing ?? o.fillMissing; o.provider = provider ?? o.provider
         o.model = model ?? o.model; o.maxImages = maxImages ?? o.maxImages; o.resolution = resolution ?? o.resolution
         o.force = force ?? o.force
+        o.preview = preview ?? o.preview
         return o
     }
 
@@ -180,6 +199,10 @@ public struct ServeJobOptions: Codable, Sendable, Equatable {
         }
         if let resolution, IllustrationResolution(rawValue: resolution) == nil {
             throw APIError(400, "invalidOption", "resolution must be preview or print")
+        }
+        if let preview {
+            guard preview >= 1 else { throw APIError(400, "invalidOption", "preview shows at least 1 page") }
+            guard profile == nil else { throw APIError(400, "invalidOption", "preview is for a screen; leave the profile out") }
         }
         if let maxImages, maxImages < 0 { throw APIError(400, "invalidOption", "maxImages must not be negative") }
         if let model { try name("model", model) }

@@ -118,6 +118,9 @@ struct ServeRoutes: Sendable {
     private func delete(_ id: String) async throws -> Response {
         let job = try record(id)
         if job.state.isFinal {
+            if let reason = OrderHold.reason(JobFolder(jobs: config.jobsFolder, id: id)) {
+                throw APIError(409, "orderUnderWay", "job \(id) is kept: \(reason)")
+            }
             guard try await scheduler.remove(id) != nil else { throw notFound(id) }
             return Response(status: .noContent)
         }
@@ -178,7 +181,8 @@ struct ServeRoutes: Sendable {
     }
 
     /// Server-sent events: `status` whenever the job's status changes, `page` for each page PNG as
-    /// it becomes fetchable, and `end` once the job is finished (the stream then closes).
+    /// it becomes fetchable, and `end` once the job is finished and no order of it is under way
+    /// (the stream then closes).
     private func events(_ id: String) async throws -> Response {
         _ = try record(id)
         let routes = self
@@ -200,7 +204,7 @@ struct ServeRoutes: Sendable {
                     sentPages.insert(page.number)
                     try await writer.write(ByteBuffer(string: ServerSentEvent.format("page", JSONReply.encode(page))))
                 }
-                if status.state.isFinal {
+                if status.isSettled {
                     try await writer.write(ByteBuffer(string: ServerSentEvent.format("end", JSONReply.encode(["state": status.state.rawValue]))))
                     break
                 }

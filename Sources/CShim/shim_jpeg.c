@@ -281,3 +281,43 @@ int shim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_he
     free(cmyk_rows);
     return SHIM_JPEG_OK;
 }
+
+int shim_jpeg_encode(const uint8_t *pixels, size_t stride, int width, int height, int quality,
+                     uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+    struct jpeg_compress_struct cinfo;
+    struct shim_jpeg_error err;
+    /* jpeg_mem_dest writes through their addresses, so they live in memory, not registers that
+     * longjmp would restore. */
+    unsigned char *target = NULL;
+    unsigned long size = 0;
+    memset(&err, 0, sizeof err);
+    cinfo.err = jpeg_std_error(&err.pub);
+    err.pub.error_exit = on_error_exit;
+    if (setjmp(err.jump)) {
+        char text[JMSG_LENGTH_MAX];
+        (*cinfo.err->format_message)((j_common_ptr)&cinfo, text);
+        set_message(message, message_size, text);
+        jpeg_destroy_compress(&cinfo);
+        free(target);
+        return err.status == SHIM_JPEG_OK ? SHIM_JPEG_ERR_FORMAT : err.status;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, &target, &size);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = 4;
+    cinfo.in_color_space = SHIM_CAIRO_ORDER;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    cinfo.optimize_coding = TRUE;
+    jpeg_start_compress(&cinfo, TRUE);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    *out = target;
+    *out_size = (size_t)size;
+    return SHIM_JPEG_OK;
+}

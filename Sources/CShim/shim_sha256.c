@@ -1,5 +1,6 @@
 #include "shim_sha256.h"
 #include <nettle/sha2.h>
+#include <nettle/hmac.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -25,4 +26,11 @@ void shim_sha256_finish(shim_sha256 *h, char hex[65]) {
     }
     hex[64] = 0;
     free(h);
+}
+
+void shim_hmac_sha256(const void *key, size_t key_length, const void *message, size_t length, unsigned char mac[32]) {
+    struct hmac_sha256_ctx ctx;
+    hmac_sha256_set_key(&ctx, key_length, key);
+    if (length) hmac_sha256_update(&ctx, length, message);
+    hmac_sha256_digest(&ctx, SHA256_DIGEST_SIZE, mac);
 }

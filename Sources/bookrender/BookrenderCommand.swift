@@ -16,7 +16,7 @@ struct Bookrender: ParsableCommand {
         that write files also take --report FILE (- for stdout).
         """,
         subcommands: [Export.self, Cover.self, Preflight.self, Validate.self, Info.self, Import.self, Compare.self, Batch.self,
-                      Illustrate.self, Watch.self, Serve.self, Init.self, Fonts.self]
+                      Illustrate.self, Order.self, Watch.self, Serve.self, Init.self, Fonts.self]
     )
 
     @Flag(name: .long, help: "Print bookrender's version, the font set's hash and the cairo, Pango and HarfBuzz versions (with --json, as JSON).")
@@ -45,7 +45,19 @@ struct Bookrender: ParsableCommand {
             try? ResultOutput(command: "version", json: true).emit(VersionBody())
             Foundation.exit(0)
         }
-        main(nil)
+        main(optionalValues(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// `export --preview` with no number shows one page: the parser wants a value for every
+    /// option, so the 1 is written in.
+    static func optionalValues(_ arguments: [String]) -> [String] {
+        guard arguments.first == "export" else { return arguments }
+        var out: [String] = []
+        for (i, word) in arguments.enumerated() {
+            out.append(word)
+            if word == "--preview", i + 1 == arguments.count || Int(arguments[i + 1]) == nil { out.append("1") }
+        }
+        return out
     }
 
     /// `bookrender exprot …`: the parser would call the word an unexpected argument; name the

@@ -5,7 +5,7 @@ import BookRenderKit
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Render a book (book.json or an app's saved story) to a PDF, page PNGs, or both.",
+        abstract: "Render a book (book.json or an app's saved story) to a PDF, page PNGs, an EPUB, or a preview of its first pages.",
         discussion: ExitCodes.pointer)
 
     @Argument(help: "The book: bookrender's book.json, or a \(SourceFormat.appNames) file.")
@@ -17,8 +17,14 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: "Write one PNG per page into this folder.")
     var png: String?
 
-    @Option(name: .long, help: "PNG resolution in dots per inch (with --png; default 150).")
+    @Option(name: .long, help: "PNG resolution in dots per inch (with --png; default 150, 96 for a preview).")
     var dpi: Double?
+
+    @Option(name: .long, help: "Also write the book as an EPUB 3 fixed-layout e-book: the same pages, live text in the book's fonts, its narration read along.")
+    var epub: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only the first N pages (1 when N is left out), marked as a preview, for a screen: with -o a small PDF, with --png PNGs at 96 dpi.", valueName: "N"))
+    var preview: Int?
 
     @Flag(name: .long, help: "With --png, also write facing-page previews (spread-NNN-NNN.png).")
     var spreads = false
@@ -62,7 +68,15 @@ struct Export: ParsableCommand {
     @OptionGroup(title: "Limits") var limits: LimitFlags
 
     func validate() throws {
-        guard output != nil || png != nil else { throw ValidationError("nothing to write: give -o OUT.pdf, --png DIR, or both") }
+        guard output != nil || png != nil || epub != nil else { throw ValidationError("nothing to write: give -o OUT.pdf, --png DIR, --epub OUT.epub, or several") }
+        if let epub, !epub.lowercased().hasSuffix(".epub") { throw ValidationError("--epub must name a .epub file") }
+        if let preview {
+            guard preview >= 1 else { throw ValidationError("--preview shows at least 1 page") }
+            guard epub == nil else { throw ValidationError("--preview writes a PDF and PNGs; an EPUB is of the whole book: leave out one of them") }
+            guard output != nil || png != nil else { throw ValidationError("--preview needs -o OUT.pdf, --png DIR, or both") }
+            guard pages == nil else { throw ValidationError("--preview shows the first pages; leave out --pages") }
+            guard profile == nil else { throw ValidationError("--preview is for a screen; leave out --profile") }
+        }
         if let output, !output.lowercased().hasSuffix(".pdf") { throw ValidationError("--output must name a .pdf file") }
         if let dpi {
             guard png != nil else { throw ValidationError("--dpi sets the PNG resolution, and no PNGs are written: add --png DIR, or leave --dpi out") }
@@ -80,11 +94,11 @@ struct Export: ParsableCommand {
         let settings = RenderSettings(theme: theme, profile: profile, strict: strict, workers: workers,
                                       limits: limits.limits)
         let result = ResultOutput(command: "export", json: jsonFlags.json, report: report)
-        let dpi = self.dpi ?? 150
+        let dpi = self.dpi ?? (preview == nil ? 150 : 96)
         var options = ExportOptions(pdf: output.map { URL(fileURLWithPath: $0) },
                                     png: png.map { .init(folder: URL(fileURLWithPath: $0), dpi: dpi, spreads: spreads) },
                                     pages: pages?.ranges, force: force, report: result.reportFile,
-                                    keepPageTree: true)
+                                    keepPageTree: true, epub: epub.map { URL(fileURLWithPath: $0) }, preview: preview)
         let progressLine = ProgressLine(enabled: !level.quiet && isatty(STDERR_FILENO) == 1)
         let eventLines = events ? EventLines() : nil
         options.progress = { p in
@@ -110,13 +124,18 @@ struct Export: ParsableCommand {
             var written: [String] = []
             if let output { written.append("\(output) (\(exported.writtenPages.count) pages)") }
             if let png { written.append("\(exported.pngFiles.count) PNG files in \(png) at \(Int(dpi)) dpi") }
+            if let epub {
+                let narrated = exported.narratedPages.map { $0.isEmpty ? "" : ", narration on \($0.count) pages" } ?? ""
+                written.append("\(epub) (\(exported.pageCount) pages\(narrated))")
+            }
+            if preview != nil { written[0] = "preview: " + written[0] }
             var summary = "wrote " + written.joined(separator: ", ")
             if !exported.placeholders.isEmpty { summary += "; \(exported.placeholders.count) placeholder(s)" }
             if let paper = exported.paper {
                 summary += "; the page colour \(paper.pageColour) is the paper's, not printed: print on \(paper.suggested) paper (cover --paper \(paper.suggested))"
             }
             if !level.quiet { Console.error(summary) }
-            eventLines?.emit("done", ["pdf": output, "pages": exported.writtenPages.count, "pngFiles": exported.pngFiles.count,
+            eventLines?.emit("done", ["pdf": output, "epub": epub, "pages": exported.writtenPages.count, "pngFiles": exported.pngFiles.count,
                                       "placeholders": exported.placeholders.count])
             try result.emit(exported, writeFile: false)
             // The page tree holds every Pango line and glyph of the book: freeing it piece by piece

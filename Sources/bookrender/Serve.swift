@@ -63,6 +63,18 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "Image providers' address for fillMissing jobs (a proxy or gateway); the provider's own by default.")
     var providerBaseURL: String?
 
+    @Option(name: .long, help: "The address Lulu reaches this service at (scheme, host, port), for the signed file addresses of an order (POST /v1/jobs/ID/order).")
+    var publicURL: String?
+
+    @Flag(name: .long, help: "Order from Lulu's production API (real books, real charges); default: its sandbox. Keys from LULU_CLIENT_KEY and LULU_CLIENT_SECRET.")
+    var luluProduction = false
+
+    @Option(name: .long, help: "Lulu's address instead (a proxy, a test server); keys go only over https or to this machine.")
+    var luluBaseURL: String?
+
+    @Option(name: .long, help: "Seconds the signed file addresses of an order work.")
+    var orderURLLifetime: Double = 86_400
+
     @OptionGroup(title: "Limits") var limits: LimitFlags
 
     func validate() throws {
@@ -77,6 +89,13 @@ struct Serve: ParsableCommand {
             throw ValidationError("the --max-… limits must be at least 1")
         }
         guard grace >= 0 else { throw ValidationError("--grace must not be negative") }
+        if luluProduction, luluBaseURL != nil { throw ValidationError("--lulu-production and --lulu-base-url both say where Lulu is; give one") }
+        guard orderURLLifetime > 0 else { throw ValidationError("--order-url-lifetime must be positive") }
+        if let publicURL {
+            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.query == nil else {
+                throw ValidationError("--public-url must be an http(s) address such as https://render.example.com")
+            }
+        }
         if noAuth, !Self.isLoopback(host) {
             throw ValidationError("--no-auth is allowed only on a loopback address (127.0.0.1, ::1, localhost); set a token to listen on \(host)")
         }
@@ -130,6 +149,12 @@ struct Serve: ParsableCommand {
         config.maxZipEntries = maxZipEntries; config.maxPages = maxPages; config.limits = limits.limits
         config.grace = grace; config.jobTimeout = jobTimeout > 0 ? jobTimeout : nil; config.providerBaseURL = providerBaseURL
         config.keep = keep.flatMap(Self.seconds); config.maxDataBytes = maxDataBytes
+        var lulu = LuluSettings.fromEnvironment(ProcessInfo.processInfo.environment, production: luluProduction, baseURL: luluBaseURL)
+        if let v = ProcessInfo.processInfo.environment["BOOKRENDER_ORDER_POLL"].flatMap(Double.init) { lulu.pollInterval = v }
+        do throws(OrderError) { try lulu.check(needKeys: false) } catch { throw ValidationError(error.message) }
+        config.lulu = lulu
+        config.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        config.orderFileLifetime = orderURLLifetime
         config.announce = { line in Console.error(line) }
         do { try await BookServer.run(config) } catch let e as ValidationError { throw e } catch {
             Console.error("bookrender serve: \(error)")

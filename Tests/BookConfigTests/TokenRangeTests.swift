@@ -91,6 +91,26 @@ import BookTestSupport
                 && issue.message.contains("allowed range")
         }
     }
+
+    /// The hardcover spine is found by the first bracket a page count fits: brackets out of order
+    /// would give a thin book a thick spine.
+    @Test func hardcoverSpineBracketsMustGrow() throws {
+        let folder = try temporaryDirectory("profile-casewrap")
+        let text = try String(contentsOf: profiles.appendingPathComponent("lulu.json"), encoding: .utf8)
+        let from = #"{ "maxPages": 140, "inches": 0.5 }"#
+        #expect(text.contains(from))
+        try text.replacingOccurrences(of: from, with: #"{ "maxPages": 60, "inches": 0.5 }"#)
+            .write(to: folder.appendingPathComponent("odd.json"), atomically: true, encoding: .utf8)
+        #expect {
+            try PrintProfile.load(named: "odd", from: folder)
+        } throws: { error in
+            guard let issue = (error as? ConfigError)?.issues.first else { return false }
+            return issue.jsonPath == "$.casewrap.spine[1].maxPages" && issue.message.contains("smallest first")
+        }
+        let lulu = try PrintProfile.load(named: "lulu", from: profiles)
+        #expect(try lulu.casewrapSpineWidth(pages: 84) == 0.25 && lulu.casewrapSpineWidth(pages: 85) == 0.5)
+        #expect(throws: ConfigError.self) { try lulu.casewrapSpineWidth(pages: 801) }
+    }
 }
 
 @Suite struct SmartQuotesTokenTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BookIllustrate
+import BookHTTP
 import BookTestSupport
 
 /// The providers' HTTP goes through async-http-client; these check the client itself against the

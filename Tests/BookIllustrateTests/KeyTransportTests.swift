@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BookIllustrate
+import BookHTTP
 import BookTestSupport
 
 /// A key goes over TLS or to this machine, only to the configured origin, and never into a message.

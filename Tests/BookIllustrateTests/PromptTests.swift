@@ -3,6 +3,7 @@ import Testing
 import BookModel
 import BookConfig
 @testable import BookIllustrate
+import BookHTTP
 
 @Suite struct PromptTests {
     let jeremy = SecondaryCharacter(name: "Farmer Jeremy", role: "supporting", appearance: Appearance(

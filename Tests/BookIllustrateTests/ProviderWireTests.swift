@@ -4,6 +4,7 @@ import BookBase
 import BookModel
 import BookResolve
 @testable import BookIllustrate
+import BookHTTP
 import BookTestSupport
 
 /// Each provider's requests, as the loopback server received them.

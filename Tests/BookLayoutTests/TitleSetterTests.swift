@@ -175,4 +175,26 @@ import Foundation
             }
         }
     }
+
+    /// Titles in scripts written without spaces break only where ICU's dictionaries find a word
+    /// boundary: every line starts and ends at one.
+    @Test(arguments: [("ハリネズミのハリーとふしぎなもりのおともだち", "ja"), ("小刺猬哈利和神奇森林里的好朋友们", "zh"),
+                      ("ハリネズミのハリー、うみへいく", "ja")], [120.0, 200.0, 300.0])
+    func anUnspacedTitleBreaksOnlyBetweenWords(_ sample: (String, String), _ width: Double) throws {
+        let (title, language) = sample
+        let typesetter = try makeTypesetter(language: language)
+        let style = TextStyle(family: "Noto Sans CJK JP", size: 40, weight: 700, lineHeight: 1.1)
+        let layout = TitleSetter(typesetter: typesetter).set(title, style: style, minSize: 24, width: width)
+        let lines = layout.lines.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        #expect(lines.joined() == title)
+        let words = TitleSetter.dictionaryWordRanges(title, language: language)
+        #expect(words.count > 2, "ICU finds the words")
+        let boundaries = Set(words.map { title.utf8.distance(from: title.utf8.startIndex, to: $0.lowerBound) })
+        var offset = 0
+        for line in lines.dropLast() {
+            offset += line.utf8.count
+            #expect(boundaries.contains(offset), "\(lines) breaks inside a word at byte \(offset)")
+        }
+        #expect(lines.count > 1 || width >= 300)
+    }
 }

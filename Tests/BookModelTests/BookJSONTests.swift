@@ -84,7 +84,7 @@ struct BookJSONTests {
             return
         }
         #expect(Set(root.keys) == ["$schema", "schema", "kind", "title", "subtitle", "author", "language", "artStyle", "created",
-                                   "theme", "tokens", "format", "cover", "characters", "pages"])
+                                   "theme", "tokens", "format", "cover", "characters", "matter", "pages", "narration"])
         #expect(Set(page.keys) == ["type", "id", "image", "caption", "text", "scene", "title", "subtitle", "leftText", "rightText", "url",
                                    "focus", "fit"])
     }

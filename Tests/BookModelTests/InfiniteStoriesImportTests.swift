@@ -8,7 +8,8 @@ struct InfiniteStoriesImportTests {
         let loaded = try Fixtures.load("apps/infinitestories-story.json")
         let book = loaded.book
         #expect(loaded.source == .infiniteStories)
-        #expect(loaded.warnings.isEmpty)
+        // Only that the story's recording is not beside it (see NarrationTests).
+        #expect(loaded.warnings.count == 1)
         #expect(book.kind == .storybook)
         #expect(book.theme == "picture-book")
         #expect(book.title == "Luna and the Whispering Woods")
@@ -25,7 +26,9 @@ struct InfiniteStoriesImportTests {
         let fresh = try loadAsTheAppWritesIt("apps/infinitestories-story.json", as: InfiniteStories.Story.self)
         #expect(fresh.source == .infiniteStories)
         #expect(fresh.book == fixture.book)
-        #expect(fresh.warnings == fixture.warnings)
+        // The app's encoder orders the fields its own way: the same warnings, at other columns.
+        let unplaced = { (warnings: [String]) in warnings.map { $0.replacing(/\ \(line \d+, column \d+\)$/, with: "") } }
+        #expect(unplaced(fresh.warnings) == unplaced(fixture.warnings))
     }
 
     @Test func theHeroBecomesTheMainCharacterWithADescription() throws {

@@ -41,6 +41,25 @@ import BookTestSupport
         }
     }
 
+    /// `preview` is an option of the API too: a number of pages in the envelope as in the query,
+    /// refused with what it may be.
+    @Test func aPreviewIsAnOptionInTheEnvelopeAsInTheQuery() async throws {
+        let server = try SharedServe.server
+        let wrapped = try await server.call(.POST, "/v1/jobs", body: try json(["book": tinyBook(), "options": ["preview": 1]]),
+                                            type: "application/json")
+        #expect(wrapped.status == 202 && (wrapped.json["options"] as? [String: Any])?["preview"] as? Int == 1, "\(wrapped.status) \(wrapped.errorMessage)")
+        try expectMatchesOpenAPI(wrapped.body, "JobStatus")
+        if let id = wrapped.json["id"] as? String { _ = try await server.call(.DELETE, "/v1/jobs/\(id)") }
+        for bad in [0, 2.5, 1001] as [Double] {
+            let refused = try await server.call(.POST, "/v1/jobs", body: try json(["book": tinyBook(), "options": ["preview": bad]]),
+                                                type: "application/json")
+            #expect(refused.status == 400 && refused.errorCode == "invalidOption"
+                    && refused.errorMessage.contains("$.options.preview: expected a number of pages, from 1 to 1000"), "\(bad): \(refused.status) \(refused.errorMessage)")
+        }
+        let query = try await server.call(.POST, "/v1/jobs?preview=1001", body: try json(tinyBook()), type: "application/json")
+        #expect(query.status == 400 && query.errorMessage.contains("preview=1001: give a number of pages, from 1 to 1000"), "\(query.errorMessage)")
+    }
+
     @Test func themesAndProfilesAreCheckedWhenTheBookIsSent() async throws {
         let server = try SharedServe.server
         let book = try json(tinyBook())

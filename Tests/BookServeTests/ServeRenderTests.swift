@@ -88,6 +88,31 @@ import BookTestSupport
         #expect(metrics.contains("bookrender_serve_render_seconds_count 1"))
     }
 
+    /// `preview=N`: the first N pages marked, as the command line's `export --preview` writes them.
+    @Test func aPreviewIsTheFirstPagesAsTheCommandLineWritesThem() async throws {
+        let dir = try temporaryDirectory("serve-preview")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try ServeProcess(data: dir.appendingPathComponent("data"))
+        defer { _ = server.stop() }
+        let book = Repository.samples.appendingPathComponent("apps/memoirai/storybook.json")
+        let id = try await server.submit(try Data(contentsOf: book), type: "application/json", query: "?preview=2")
+        #expect(try await server.wait(id)["state"] as? String == "done")
+        let status = try await server.call(.GET, "/v1/jobs/\(id)").json
+        #expect(status["pageCount"] as? Int == 2)
+        let pdf = try await server.call(.GET, "/v1/jobs/\(id)/pdf")
+        #expect(pdf.status == 200)
+        #expect(pdf.body == (try cliPDF(book, in: dir, ["--preview", "2"])), "the served preview differs from `bookrender export --preview 2`'s")
+        let page = try await server.call(.GET, "/v1/jobs/\(id)/pages/2.png")
+        #expect(page.status == 200)
+        let cli = dir.appendingPathComponent("cli-png")
+        #expect(try run(try Repository.binary.path, ["export", book.path, "--preview", "2", "--png", cli.path, "-q"]).status == 0)
+        #expect(page.body == (try Data(contentsOf: cli.appendingPathComponent("page-002.png"))), "at the preview's 96 dpi")
+        let third = try await server.call(.GET, "/v1/jobs/\(id)/pages/3.png")
+        #expect(third.status == 404)
+        let refused = try await server.call(.POST, "/v1/jobs?preview=0", body: try Data(contentsOf: book), type: "application/json")
+        #expect(refused.status == 400 && refused.errorCode == "invalidOption")
+    }
+
     @Test func aQueuedJobCanBeCancelled() async throws {
         let dir = try temporaryDirectory("serve-cancel")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -56,7 +56,7 @@ import BookRenderKit
     }
 
     @Test func everyCommandsHelpPointsToTheExitCodes() throws {
-        for command in ["export", "cover", "preflight", "validate", "info", "import", "compare", "batch", "illustrate", "init", "fonts"] {
+        for command in ["export", "cover", "preflight", "validate", "info", "import", "compare", "batch", "illustrate", "order", "init", "fonts"] {
             let r = try bookrender(["help", command])
             #expect(r.status == 0)
             let words = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")

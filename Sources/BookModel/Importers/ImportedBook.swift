@@ -17,6 +17,10 @@ struct ImportedBook: Sendable {
     var book: Book
     /// Paths are in the app's file, so a person can find what was skipped.
     var warnings: [PathIssue] = []
+    /// Where in the app's file the book's narration comes from: the app saves its recording later
+    /// than the story, so a recording not (yet) beside the file leaves the book without narration,
+    /// with a warning, rather than failing it.
+    var narrationSource: PathBuilder?
 }
 
 /// The app's file decoded, but no book can be made of it (a story with no text at all).

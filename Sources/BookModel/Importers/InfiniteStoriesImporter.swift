@@ -2,6 +2,7 @@ import Foundation
 
 /// InfiniteStories' `Story` → a picture book of one flowing text page. The story has no pages of its
 /// own; layout paginates `content`, and the hero's description is there for a cover or illustrations.
+/// The story's recording (`audioFileName`, beside the story's file) becomes the book's narration.
 enum InfiniteStoriesImporter: AppImporter {
     static let appName = "InfiniteStories"
     static let formatName = "InfiniteStories story"
@@ -17,9 +18,12 @@ enum InfiniteStoriesImporter: AppImporter {
         let main = story.hero.flatMap { hero in
             hero.name.nonBlank.map { MainCharacter(name: $0, description: describe(hero)) }
         }
+        // The app reads the whole story in one recording, which starts with the story's text.
+        let narration = story.audioFileName?.nonBlank.map { Narration(audio: $0, pages: [NarratedPage(page: 1, start: 0)]) }
         let book = Book(kind: .storybook, title: story.title, created: BookDate.format(story.createdAt), theme: "picture-book",
-                        characters: main.map { Characters(main: $0) }, pages: [Page(TextPage(text: content))])
-        return ImportedBook(book: book)
+                        characters: main.map { Characters(main: $0) }, pages: [Page(TextPage(text: content))],
+                        narration: narration)
+        return ImportedBook(book: book, narrationSource: narration == nil ? nil : PathBuilder().key("audioFileName"))
     }
 
     /// One line a cover designer or an illustration prompt can use as it is.

@@ -58,6 +58,8 @@ public enum CMYKConverter {
     public static func convertToPDFX1a(_ input: URL, to output: URL, plan: FinishingPlan, options: Options = .ingramSpark,
                                        transform: CMYKTransform? = nil) throws {
         var finalPlan = try completedPlan(plan, from: input)
+        // PDF/UA is built on PDF 1.7; a PDF/X-1a file is PDF 1.3, its tags kept but claiming no more.
+        finalPlan.metadata?.pdfUAPart = nil
         let doc = try QPDFDocument(reading: input, mapping: true)
         if let (page, what) = try PageTransparency.found(in: doc).min(by: { $0.key < $1.key }) {
             throw FinishingError("\(input.path): page \(page + 1) uses transparency (\(what)), which PDF/X-1a does not have; draw it without")

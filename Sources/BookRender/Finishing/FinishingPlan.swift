@@ -105,6 +105,9 @@ public struct FinishingPlan: Sendable, Equatable {
     public var pageLayout: PageLayout?
     /// nil: `/UseOutlines` when there is an outline, otherwise untouched.
     public var pageMode: PageMode?
+    /// `/ViewerPreferences << /DisplayDocTitle true >>`: viewers show the title rather than the
+    /// file's name, as PDF/UA asks (ISO 14289-1, 7.1).
+    public var displaysTitle = false
     /// Replaces the catalog's `/OutputIntents` with this one.
     public var outputIntent: OutputIntent?
     /// false: the file must have no transparency (PDF/X-1a, KDP, Lulu). cairo's page groups go,
@@ -114,6 +117,12 @@ public struct FinishingPlan: Sendable, Equatable {
     /// For a tagged PDF: each `Figure` structure element's `/Alt`, in the structure tree's order
     /// (an empty string writes none). nil leaves the structure as it is.
     public var figureAltTexts: [String]?
+    /// For a tagged PDF: for each `P` element, in the structure tree's order, the index of the
+    /// element holding the first part of its paragraph (its own for a paragraph's first part).
+    /// The later parts of a paragraph a page break divided are joined to the first, one element
+    /// with marked content on each page. A count that differs from the tree's `P` elements is a
+    /// `FinishingError`. nil leaves the paragraphs as they are.
+    public var paragraphs: [Int]?
     /// Written as the catalog's `/Metadata`, replacing any the input had.
     public var metadata: XMPMetadata?
     /// How many threads the finishing may work on (the artifact marking of a tagged PDF's pages).

@@ -3,7 +3,8 @@ import BookBase
 import CQPDF
 
 /// Adds to a PDF what cairo 1.16 cannot write: print boxes, document info with proper `D:` dates,
-/// `/Lang`, bookmarks, page labels, viewer preferences and an output intent.
+/// `/Lang`, bookmarks, page labels, viewer preferences, an output intent, and the `/CIDToGIDMap`
+/// cairo leaves out of its TrueType fonts (`CIDToGIDMaps`).
 ///
 /// Two ways to write it. `finish(_:plan:to:)` writes a new file whole through qpdf, beside the
 /// target and renamed over it, with an `/ID` qpdf derives from the content. `finishInPlace`
@@ -123,8 +124,9 @@ public enum PDFFinisher {
         }
         try writeInfo(plan.info, into: doc)
         try writeCatalog(plan, pages: pages, into: doc)
+        try CIDToGIDMaps.addMissing(doc)
         if let alts = plan.figureAltTexts {
-            try StructureFinishing.wrapInDocument(doc)
+            try StructureFinishing.wrapInDocument(doc, joiningParagraphs: plan.paragraphs, input: input)
             try StructureFinishing.writeAltTexts(alts, into: doc, input: input)
         }
         do {
@@ -184,6 +186,12 @@ public enum PDFFinisher {
         let root = try doc.root()
         if let language = plan.language { try doc.set(root, "/Lang", try doc.text(language)) }
         if let layout = plan.pageLayout { try doc.set(root, "/PageLayout", try doc.name(layout.rawValue)) }
+        if plan.displaysTitle {
+            var preferences = try doc.get(root, "/ViewerPreferences")
+            if try !doc.isDictionary(preferences) { preferences = try doc.dictionary() }
+            try doc.set(preferences, "/DisplayDocTitle", try doc.boolean(true))
+            try doc.set(root, "/ViewerPreferences", preferences)
+        }
         if let mode = plan.pageMode ?? (plan.outline.isEmpty ? nil : .useOutlines) {
             try doc.set(root, "/PageMode", try doc.name(mode.rawValue))
         }

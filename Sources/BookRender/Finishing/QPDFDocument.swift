@@ -126,6 +126,7 @@ final class QPDFDocument {
     var hasStructureTree: Bool {
         get throws { try has(try root(), "/StructTreeRoot") }
     }
+    func isInteger(_ h: Handle) throws -> Bool { try call { qpdf_oh_is_integer($0, h) } != 0 }
     func isName(_ h: Handle, _ name: String) throws -> Bool { try call { qpdf_oh_is_name_and_equals($0, h, name) } != 0 }
     func items(_ array: Handle) throws -> [Handle] {
         let count = try call { qpdf_oh_get_array_n_items($0, array) }
@@ -325,6 +326,13 @@ final class QPDFDocument {
     func set(_ object: Handle, _ key: String, _ value: Handle) throws {
         try call { qpdf_oh_replace_key($0, object, key, value) }
         try touch(object)
+    }
+
+    /// Replaces item `index` of `array`; `owner` is the indirect object that holds the array (the
+    /// array itself when it is one), which an incremental update must write again.
+    func setItem(_ array: Handle, _ index: Int, _ value: Handle, owner: Handle) throws {
+        try call { qpdf_oh_set_array_item($0, array, Int32(index), value) }
+        try touch(owner)
     }
 
     func remove(_ object: Handle, _ key: String) throws {

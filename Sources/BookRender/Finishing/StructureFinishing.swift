@@ -1,15 +1,18 @@
 import Foundation
 
 /// What a tagged PDF needs beyond what cairo 1.16 writes: one `Document` element over the tree,
-/// `/MarkInfo`, each figure's alternate text, and the XMP packet in the catalog.
+/// one element for a paragraph a page break divided, `/MarkInfo`, each figure's alternate text,
+/// and the XMP packet in the catalog.
 enum StructureFinishing {
-    /// Puts the structure tree's top elements under one `Document` element and marks the
-    /// catalog as tagged. Nothing for a PDF without a structure tree (untagged, or through
-    /// Ghostscript), or one whose tree already has a single `Document` at the top.
-    static func wrapInDocument(_ doc: QPDFDocument) throws {
+    /// Puts the structure tree's top elements under one `Document` element, after joining the
+    /// parts of each divided paragraph (`ParagraphJoining`, with `paragraphs` as it takes them),
+    /// and marks the catalog as tagged. Nothing for a PDF without a structure tree (untagged, or
+    /// through Ghostscript); no new `Document` for one whose tree has a single one at the top.
+    static func wrapInDocument(_ doc: QPDFDocument, joiningParagraphs paragraphs: [Int]?, input: URL) throws {
         let root = try doc.root()
         let tree = try doc.get(root, "/StructTreeRoot")
         guard try doc.isDictionary(tree) else { return }
+        if let paragraphs { try ParagraphJoining.join(paragraphs, in: doc, tree: tree, input: input) }
         let top = try doc.get(tree, "/K")
         let kids = try doc.isArray(top) ? try doc.items(top) : [top]
         let alreadyWrapped = try kids.count == 1 && doc.isDictionary(kids[0]) && doc.isName(try doc.get(kids[0], "/S"), "/Document")

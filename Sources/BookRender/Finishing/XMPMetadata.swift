@@ -13,6 +13,8 @@ public struct XMPMetadata: Sendable, Equatable {
     public var language: String?
     public var date: PDFDate?
     public var producer: String
+    /// The part of PDF/UA (ISO 14289) the file conforms to, written as `pdfuaid:part`; nil claims none.
+    public var pdfUAPart: Int?
 
     public init(title: String, author: String?, subject: String?, keywords: [String], language: String?, date: PDFDate?,
                 producer: String = "bookrender \(ProductVersion.current)") {
@@ -37,6 +39,11 @@ public struct XMPMetadata: Sendable, Equatable {
         }
         description.append("<pdf:Producer>\(escape(producer))</pdf:Producer>")
         description.append("<xmp:CreatorTool>bookrender</xmp:CreatorTool>")
+        var namespaces = ""
+        if let pdfUAPart {
+            description.append("<pdfuaid:part>\(pdfUAPart)</pdfuaid:part>")
+            namespaces = " xmlns:pdfuaid=\"http://www.aiim.org/pdfua/ns/id/\""
+        }
         if let date = date?.xmpString {
             description += ["<xmp:CreateDate>\(date)</xmp:CreateDate>", "<xmp:ModifyDate>\(date)</xmp:ModifyDate>",
                             "<xmp:MetadataDate>\(date)</xmp:MetadataDate>"]
@@ -45,7 +52,7 @@ public struct XMPMetadata: Sendable, Equatable {
         <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
         <x:xmpmeta xmlns:x="adobe:ns:meta/">
         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-        <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xmp="http://ns.adobe.com/xap/1.0/">
+        <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"\(namespaces)>
         \(description.joined(separator: "\n"))
         </rdf:Description>
         </rdf:RDF>

@@ -6,6 +6,7 @@
 #include "shim_png_rgba.h"
 #include "shim_sha256.h"
 #include "shim_xxh3.h"
+#include "shim_word_breaks.h"
 #include "shim_copy.h"
 #include "shim_beneath.h"
 #include "shim_pango_metrics.h"

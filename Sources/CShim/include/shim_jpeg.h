@@ -70,4 +70,9 @@ typedef struct shim_jpeg_image {
 int shim_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_height,
                      shim_jpeg_image *image, char *message, size_t message_size);
 
+/* Encodes cairo's RGB24 pixels (as above) as a baseline JPEG of the given quality (1-100), into a
+ * buffer the caller releases with free(). */
+int shim_jpeg_encode(const uint8_t *pixels, size_t stride, int width, int height, int quality,
+                     uint8_t **out, size_t *out_size, char *message, size_t message_size);
+
 #endif

@@ -12,4 +12,7 @@ void shim_sha256_update(shim_sha256 *h, const void *bytes, size_t length);
 /* Writes 64 lowercase hex digits and a NUL to `hex`, and frees `h`. */
 void shim_sha256_finish(shim_sha256 *h, char hex[65]);
 
+/* HMAC-SHA-256 (RFC 2104) of `message` under `key`: signed addresses and webhook signatures. */
+void shim_hmac_sha256(const void *key, size_t key_length, const void *message, size_t length, unsigned char mac[32]);
+
 #endif

@@ -3,7 +3,7 @@ import Foundation
 /// Providers echo bits of a request in errors: the key whole, its first and last characters around a
 /// mask ("sk-proj-****abcd"), or the key inside base64 (a Basic credential, an echoed header block).
 /// None of it may reach a message, the journal or a file.
-func redact(_ text: String, key: String) -> String {
+public func redact(_ text: String, key: String) -> String {
     guard key.count >= 4 else { return text }
     var out = text
     for form in Redaction.encodings(of: key) where form.count >= 4 {
@@ -12,7 +12,7 @@ func redact(_ text: String, key: String) -> String {
     return Redaction.fragments(in: out, key: key)
 }
 
-enum Redaction {
+public enum Redaction {
     /// Shorter than this, a piece of the key inside a longer word is taken for chance.
     static let shortestInnerPiece = 8
     /// The ends of a key are what servers show around a mask; this long, they are redacted too.
@@ -20,7 +20,7 @@ enum Redaction {
 
     /// The key as text, percent-encoded, and the parts of its base64 forms that do not depend on the
     /// bytes around it (one per alignment of the key within the encoded data).
-    static func encodings(of key: String) -> [String] {
+    public static func encodings(of key: String) -> [String] {
         var forms = [key]
         if let escaped = key.addingPercentEncoding(withAllowedCharacters: .alphanumerics), escaped != key { forms.append(escaped) }
         let bytes = Array(key.utf8)

@@ -5,10 +5,10 @@ import AsyncHTTPClient
 /// `https_proxy` (or `HTTPS_PROXY`), else `http_proxy` (or `HTTP_PROXY`), an `http://host:port`
 /// proxy spoken to with CONNECT. `no_proxy` is honoured for loopback only, which is all a
 /// provider's address can be besides a real one: loopback servers are never proxied.
-struct ProxyVariables {
-    var proxy: AsyncHTTPClient.HTTPClient.Configuration.Proxy?
+public struct ProxyVariables {
+    public var proxy: AsyncHTTPClient.HTTPClient.Configuration.Proxy?
 
-    init(_ environment: [String: String]) {
+    public init(_ environment: [String: String]) {
         let names = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"]
         guard let text = names.lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }),
               let url = URL(string: text.contains("://") ? text : "http://" + text), let host = url.host else { return }
