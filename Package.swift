@@ -30,12 +30,13 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpng-dev", "libhyphen-dev", "libqrencode-dev"])]
         ),
         // What Swift cannot call directly: libjpeg/libpng error recovery (setjmp), GObject cast macros,
-        // nettle's SHA-256 (nettle-dev) and ICU's versioned names (libicu-dev: word breaks).
+        // nettle's SHA-256 (nettle-dev), ICU's versioned names (libicu-dev: word breaks), and pictures
+        // converted to CMYK JPEGs with Little CMS (liblcms2-dev).
         .target(
             name: "CShim",
             dependencies: ["CGraphics"],
             linkerSettings: ["jpeg", "png16", "pangoft2-1.0", "pangocairo-1.0", "pango-1.0", "fontconfig",
-                             "gobject-2.0", "glib-2.0", "nettle", "xxhash", "icuuc"].map { .linkedLibrary($0) }
+                             "gobject-2.0", "glib-2.0", "nettle", "xxhash", "icuuc", "lcms2"].map { .linkedLibrary($0) }
         ),
         // qpdf's C API (libqpdf-dev): the finishing step writes what cairo cannot (TrimBox/BleedBox,
         // outline, labels).

@@ -12,7 +12,9 @@ packages=(
   libqrencode-dev
   libicu-dev  # word boundaries in titles of scripts written without spaces (Japanese, Chinese, Thai)
   libsqlite3-dev  # the render service's job queue (bookrender serve)
-  libqpdf-dev ghostscript  # PDF finishing (boxes, outline) and CMYK PDF/X-1a
+  libqpdf-dev  # PDF finishing (boxes, outline, PDF/X keys, content colours)
+  liblcms2-dev  # colour management: pictures and colours converted to the printer's CMYK
+  ghostscript  # its SWOP-like CMYK profile (the press profile), and the tests' independent ink checks
   libdeflate-dev  # the artifact-marked page contents, inflated and compressed again
   libstdc++-12-dev  # the C++ standard headers qpdf's C++ API (content stream filters) needs
   # the private font set (see fonts/fonts.json)

@@ -27,6 +27,9 @@ public struct PrintProfile: Codable, Sendable, Equatable {
     public var pdfx: String?
     /// Total area coverage limit in percent (CMYK only).
     public var maxInk: Double?
+    /// The quality (50…100) pictures converted to CMYK are stored at as JPEGs (CMYK only; default
+    /// `defaultJPEGQuality`).
+    public var jpegQuality: Int?
     /// false: the printer takes no transparency (groups, soft masks, alpha), so pages are drawn
     /// without and what is left is flattened. Absent: allowed.
     public var transparency: Bool?
@@ -109,6 +112,8 @@ public struct PrintProfile: Codable, Sendable, Equatable {
     }
 
     public var isCMYK: Bool { colour == "cmyk" }
+    /// High enough that the second generation of JPEG loss is not seen in print.
+    public static let defaultJPEGQuality = 92
     public var allowsTransparency: Bool { transparency ?? true }
     public var hasBleed: Bool { [bleed.top, bleed.bottom, bleed.inner, bleed.outer].contains { $0.points > 0 } }
 

@@ -193,6 +193,7 @@ public enum ProfileRanges {
         one("trims.custom.maxHeight", 72...4320, "pt") { $0.trims?.custom?.maxHeight.points },
         one("marks.margin", 0...144, "pt") { $0.marks.margin.points },
         one("maxInk", 100...400, "%") { $0.maxInk },
+        one("jpegQuality", 50...100, "") { $0.jpegQuality.map(Double.init) },
         one("minImageDPI", 0...1200, "dpi") { $0.minImageDPI },
         one("recommendedImageDPI", 0...1200, "dpi") { $0.recommendedImageDPI },
         one("maxFileSizeMB", 1...100_000, "MB") { $0.maxFileSizeMB },

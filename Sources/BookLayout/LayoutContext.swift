@@ -51,12 +51,18 @@ final class LayoutContext {
         return Rect(x: left, y: m.top, width: width - inner - outer, height: height - m.top - m.bottom)
     }
 
-    /// Appends a page with the paper colour laid down first, and returns its index in `pages`.
+    /// Appends a page with the page colour laid down first, and returns its index in `pages`. For
+    /// a printer the page colour is the paper's (cream or white stock): not printed, unless the
+    /// book asks for it (`format.printBackground`).
     @discardableResult
     func addPage(_ role: PageRole, source: Int?, items: [PageItem] = []) -> Int {
-        let background = PageItem.fill(Fill(rect: bleedRect(for: nextNumber), color: palette.background))
-        pages.append(PageNode(number: nextNumber, role: role, sourcePage: source, items: [background] + items,
-                              bindsOnRight: book.bindsOnRight))
+        var page = PageNode(number: nextNumber, role: role, sourcePage: source, items: items, bindsOnRight: book.bindsOnRight)
+        if book.leavesPageColourToPaper {
+            page.paper = palette.background
+        } else {
+            page.items.insert(.fill(Fill(rect: bleedRect(for: nextNumber), color: palette.background)), at: 0)
+        }
+        pages.append(page)
         return pages.count - 1
     }
 

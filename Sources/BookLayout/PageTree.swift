@@ -81,6 +81,10 @@ public struct PageNode {
     public var insertedFor: Int?
     /// How the page's picture is cropped and its text placed, when it shows one.
     public var art: [ArtPlacement] = []
+    /// The theme's page colour when it is left to the paper (a print interior): not printed, and
+    /// shown under the page in previews (PNG) as the stock it will be printed on. Nil when the
+    /// page's own first item paints it, or for white.
+    public var paper: Color?
 
     public var side: PageSide { (number % 2 == 1) != bindsOnRight ? .right : .left }
 

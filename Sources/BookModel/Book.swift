@@ -53,8 +53,11 @@ public struct BookFormat: Codable, Sendable, Equatable {
     /// The side the pages are bound on: "left" or "right" (Arabic, Hebrew, Persian, Urdu and other
     /// books written right to left open the other way). Default: the language's.
     public var binding: String?
-    public init(trim: TrimSpec? = nil, margins: Margins? = nil, binding: String? = nil) {
-        self.trim = trim; self.margins = margins; self.binding = binding
+    /// true: the theme's page colour is printed on every interior page even for a printer, where
+    /// it is otherwise the paper's (cream or white stock) and left unprinted.
+    public var printBackground: Bool?
+    public init(trim: TrimSpec? = nil, margins: Margins? = nil, binding: String? = nil, printBackground: Bool? = nil) {
+        self.trim = trim; self.margins = margins; self.binding = binding; self.printBackground = printBackground
     }
 }
 

@@ -27,6 +27,13 @@ public protocol PicturePage: PagePayload {
     /// What `bookrender illustrate` asks a provider for while `image` is absent; nil for a picture
     /// that is never generated (a photo is the reader's own).
     var generation: PictureGeneration? { get }
+    /// false when the page shows its picture in one way only, whatever the picture holds (whole,
+    /// with no text over it): where its subject is cannot matter, so nobody works it out.
+    var placementHasChoice: Bool { get }
+}
+
+extension PicturePage {
+    public var placementHasChoice: Bool { true }
 }
 
 /// Why a page cannot be rendered.

@@ -30,10 +30,12 @@ protocol ImageSources: AnyObject {
 /// Keeping images here would only hold the book's pictures in memory until the PDF is finished.
 final class PDFImageSources: ImageSources {
     private let sink: PDFSink
+    /// For a CMYK file: the pictures go in as CMYK JPEGs.
+    private let cmyk: CMYKPictures?
     private var last: (id: String, owner: AnyObject, surface: ImageSurface)?
     var padsEdges: Bool { false }
 
-    init(sink: PDFSink) { self.sink = sink }
+    init(sink: PDFSink, cmyk: CMYKPictures? = nil) { self.sink = sink; self.cmyk = cmyk }
 
     func surface(for box: ImageBox) throws -> ImageSurface {
         let asset = box.asset
@@ -41,7 +43,12 @@ final class PDFImageSources: ImageSources {
         let w = asset.info.pixelWidth, h = asset.info.pixelHeight
         let owner: AnyObject
         let s: ImageSurface
-        if asset.passesThroughToPDF {
+        if let cmyk, CMYKPictures.converts(asset) {
+            let carrier = try JPEGCarrier()
+            try carrier.attach(jpeg: try cmyk.jpeg(for: asset), sink: sink)
+            owner = carrier
+            s = ImageSurface(surface: carrier.surface, pixelWidth: 1, pixelHeight: 1, storedWidth: w, storedHeight: h)
+        } else if asset.passesThroughToPDF {
             let carrier = try JPEGCarrier()
             try carrier.attach(jpeg: asset, sink: sink)
             owner = carrier

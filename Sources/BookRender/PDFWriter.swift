@@ -32,8 +32,9 @@ public enum PDFWriter {
     /// Writes the PDF to `file` (not atomically: for a caller that finishes it in place).
     /// Errors name `target`, the PDF `file` will become.
     static func draw(_ tree: PageTree, into file: URL, pages: Set<Int>?, opaque: Bool, tagged: Bool, for target: URL,
-                     threads: Int) throws -> Drawn {
-        let stream = try PDFPageStream(into: file, for: target, document: PDFDocument(tree, tagged: tagged), opaque: opaque, threads: threads)
+                     threads: Int, cmyk: CMYKPictures? = nil) throws -> Drawn {
+        let stream = try PDFPageStream(into: file, for: target, document: PDFDocument(tree, tagged: tagged), opaque: opaque,
+                                       threads: threads, cmyk: cmyk)
         for page in tree.pages where pages?.contains(page.number) ?? true {
             try stream.draw(page)
         }
@@ -86,14 +87,15 @@ final class PDFPageStream {
     /// `text`: glyph runs, whose text is the book's (Pango's drawing keeps soft hyphens and
     /// decorations in the text; a test holds both to the same pixels). `threads`: above 1,
     /// pictures are copied into the file on a thread of their own. `pictures`: where the pictures
-    /// come from, when not the book's own files.
+    /// come from, when not the book's own files. `cmyk`: for a CMYK file, the pictures as CMYK JPEGs.
     init(into file: URL, for target: URL, document: PDFDocument, opaque: Bool,
          text: PageDrawer.TextDrawing = .glyphRunsMadeHere, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-         pictures: ImageSources? = nil) throws {
+         pictures: ImageSources? = nil, cmyk: CMYKPictures? = nil) throws {
         sink = try PDFSink(file, name: target, copyingOnAThread: threads > 1, marksArtifacts: document.tagged)
         self.document = document
         let media = document.geometry.mediaSize(trim: document.trim)
-        drawer = PageDrawer(images: pictures ?? PDFImageSources(sink: sink), opaque: opaque, text: text, tagged: document.tagged)
+        drawer = PageDrawer(images: pictures ?? PDFImageSources(sink: sink, cmyk: cmyk), opaque: opaque, text: text,
+                            tagged: document.tagged)
         surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
             // Called for every few bytes cairo writes: the sink, kept alive by its stream, is
             // used without retaining it each time.

@@ -68,7 +68,8 @@ public struct PNGPageWriter: Sendable {
     static func drawn(_ page: PageNode, drawer: PageDrawer, size: (width: Int, height: Int), dpi: Double) throws -> OpaquePointer {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(size.width), Int32(size.height))!
         let cr = cairo_create(surface)!
-        cairo_set_source_rgb(cr, 1, 1, 1)
+        let paper = page.paper ?? .white
+        cairo_set_source_rgb(cr, paper.red, paper.green, paper.blue)
         cairo_paint(cr)
         cairo_scale(cr, dpi / 72, dpi / 72)
         defer { cairo_destroy(cr) }

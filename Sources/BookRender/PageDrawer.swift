@@ -37,9 +37,15 @@ final class PageDrawer {
     }
 
     func draw(_ page: PageNode, on cr: OpaquePointer) throws {
+        try draw(page, items: page.items.indices, on: cr)
+    }
+
+    /// The items of `page` at `range`, over what is drawn already.
+    func draw(_ page: PageNode, items range: Range<Int>, on cr: OpaquePointer) throws {
         backdrop = PageBackdrop()
         if tagged { paragraphs.startPage() }
-        for item in page.items {
+        for index in range {
+            let item = page.items[index]
             defer { if case .fill = item {} else { backdrop.add(PageBackdrop.extent(of: item)) } }
             var tag = tagged ? StructureTags.element(for: item) : nil
             if case .text(let t) = item, let element = tag {
@@ -47,7 +53,7 @@ final class PageDrawer {
                     // One element per paragraph, so that a reader of the tags keeps them apart.
                     let parts = StructureTags.paragraphs(of: t)
                     for part in parts { paragraphs.add(t, part: part) }
-                    text(t, parts, element: element, cr)
+                    try text(t, parts, element: element, cr, page: page, index: index)
                     continue
                 }
                 if element == "H1" { tag = headings.element(for: t) }
@@ -58,7 +64,12 @@ final class PageDrawer {
             case .fill(let f): fill(f, cr)
             case .image(let box):
                 do {
-                    try image(box, cr)
+                    if opaque, box.asset.info.hasAlpha, backdrop.color(under: box.clip) == nil {
+                        // Its transparency over what is not one colour: the spot as it looks, opaque.
+                        try TransparencyPatch.paint(page, through: index, in: box.clip, on: cr)
+                    } else {
+                        try image(box, cr)
+                    }
                 } catch {
                     let source = page.sourcePage.map { " ($.pages[\($0)])" } ?? ""
                     // A picture that is damaged, too large or replaced while the book rendered is the
@@ -68,7 +79,7 @@ final class PageDrawer {
                     }
                     throw RenderError("page \(page.number)\(source): cannot draw \(box.asset.origin): \(error)")
                 }
-            case .text(let t): text(t, [t.lines], element: nil, cr)
+            case .text(let t): try text(t, [t.lines], element: nil, cr, page: page, index: index)
             case .rule(let r): rule(r, cr)
             case .qr(let q): qr(q, cr)
             case .placeholderArt(let p): PlaceholderPainter.paint(p, on: cr, opaque: opaque)
@@ -189,9 +200,46 @@ final class PageDrawer {
         return m
     }
 
+    /// Where the colour glyphs of `t` leave ink (page coordinates, a point beyond each), for the
+    /// PDF's glyph runs; none for a text set otherwise.
+    private func colourGlyphAreas(_ t: TextBox, _ runs: [[GlyphRun]]) -> [Rect] {
+        guard runs.joined().contains(where: \.colorGlyphs) else { return [] }
+        // A turned text's glyphs are not measured: its whole box is the patch.
+        if t.turnedClockwise { return [t.frame.inset(by: -PageBackdrop.glyphOverhang)] }
+        let scale = Double(PANGO_SCALE)
+        var areas: [Rect] = []
+        for i in t.lines where i < runs.count {
+            let line = t.layout.lines[i]
+            let originX = t.frame.x + line.x, originY = t.frame.y + line.baseline - t.layoutTop
+            for run in runs[i] where run.colorGlyphs && !run.glyphs.isEmpty {
+                var glyphs = run.glyphs.map { g in
+                    cairo_glyph_t(index: UInt(g.index), x: originX + Double(run.x + g.x) / scale, y: originY + Double(run.y + g.y) / scale)
+                }
+                var extents = cairo_text_extents_t()
+                cairo_scaled_font_glyph_extents(run.font.pointer, &glyphs, Int32(glyphs.count), &extents)
+                guard extents.width > 0, extents.height > 0 else { continue }
+                // cairo measures from the first glyph's origin.
+                areas.append(Rect(x: glyphs[0].x + extents.x_bearing - 1, y: glyphs[0].y + extents.y_bearing - 1,
+                                  width: extents.width + 2, height: extents.height + 2))
+            }
+        }
+        return areas
+    }
+
     /// `parts`: the box's lines to draw, each part in its own structure `element` when one is given
-    /// (a tagged PDF's paragraphs), placed as in the whole box.
-    private func text(_ t: TextBox, _ parts: [Range<Int>], element: String?, _ cr: OpaquePointer) {
+    /// (a tagged PDF's paragraphs), placed as in the whole box. `index`: the box's place in `page`.
+    private func text(_ t: TextBox, _ parts: [Range<Int>], element: String?, _ cr: OpaquePointer, page: PageNode,
+                      index: Int) throws {
+        let runs: [[GlyphRun]]?
+        switch textDrawing {
+        case .glyphRuns: runs = t.layout.glyphLines
+        case .glyphRunsMadeHere: runs = t.layout.glyphLinesForOneDrawing
+        case .pango: runs = nil
+        }
+        // Colour glyphs are pictures with transparency: without it, each is a patch of the page
+        // as it looks there, and the text's other glyphs are drawn over it as text.
+        let patches = opaque ? runs.map { colourGlyphAreas(t, $0) } ?? [] : []
+        for area in patches { try TransparencyPatch.paint(page, through: index, in: area, on: cr) }
         CairoPaths.setColor(cr, t.color)
         cairo_save(cr)
         defer { cairo_restore(cr) }
@@ -201,15 +249,9 @@ final class PageDrawer {
         } else {
             cairo_translate(cr, t.frame.x, t.frame.y)
         }
-        let runs: [[GlyphRun]]?
-        switch textDrawing {
-        case .glyphRuns: runs = t.layout.glyphLines
-        case .glyphRunsMadeHere: runs = t.layout.glyphLinesForOneDrawing
-        case .pango: runs = nil
-        }
         for lines in parts {
             if let element { cairo_tag_begin(cr, element, "") }
-            if let runs { glyphLines(t, lines, runs, cr) } else { pangoLines(t, lines, cr) }
+            if let runs { glyphLines(t, lines, runs, cr, colourGlyphs: patches.isEmpty) } else { pangoLines(t, lines, cr) }
             if let element { cairo_tag_end(cr, element) }
         }
     }
@@ -236,7 +278,9 @@ final class PageDrawer {
     /// (a tab) is left out, as cairo leaves out a call without glyphs, and a right-to-left run is
     /// shown on its own (its clusters count from its last glyph). On an image, each run is its own
     /// call as in Pango: glyphs composited together blend differently where they touch.
-    private func glyphLines(_ t: TextBox, _ lines: Range<Int>, _ runs: [[GlyphRun]], _ cr: OpaquePointer) {
+    /// `colourGlyphs` false leaves colour glyphs out (a patch shows them), their text still carried.
+    private func glyphLines(_ t: TextBox, _ lines: Range<Int>, _ runs: [[GlyphRun]], _ cr: OpaquePointer,
+                            colourGlyphs: Bool = true) {
         let top = t.layoutTop
         let scale = Double(PANGO_SCALE)
         // As Pango does: the text goes along only where the surface keeps it (a PDF).
@@ -281,6 +325,13 @@ final class PageDrawer {
             var originX = 0.0, originY = 0.0
             cairo_get_current_point(cr, &originX, &originY)
             for run in lineRuns where !run.glyphs.isEmpty {
+                if run.colorGlyphs && !colourGlyphs {
+                    show()
+                    if withText && t.isBookText {
+                        carryText(of: run, at: originX + Double(run.x) / scale, originY + Double(run.y) / scale, plainFont: plainFont, cr)
+                    }
+                    continue
+                }
                 if run.font.pointer != font || run.backward || backward || !withText {
                     show()
                     font = run.font.pointer

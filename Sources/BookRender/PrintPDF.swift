@@ -2,11 +2,13 @@ import Foundation
 import BookBase
 import BookConfig
 import BookLayout
+import BookResolve
 
 /// The PDF as it leaves bookrender: cairo draws the pages, then the finishing step adds what cairo
 /// cannot write (TrimBox/BleedBox, document info with proper dates, language, outline, page labels,
-/// viewer preferences), and a CMYK profile converts the result to PDF/X. Every step writes beside
-/// the target and renames, so the target is either the old file or the finished new one.
+/// viewer preferences), and for a CMYK profile the pictures go in as CMYK JPEGs and the rest is
+/// converted to PDF/X-1a (`CMYKConverter`), all in this process. Every step writes beside the
+/// target and renames, so the target is either the old file or the finished new one.
 public enum PrintPDF {
     /// `threads`: 1 keeps the drawing's work on this thread.
     /// `tagged`: with the logical structure readers of accessible PDFs use (`StructureTags`).
@@ -14,8 +16,8 @@ public enum PrintPDF {
                              tagged: Bool = true, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         var plan = finishingPlan(tree, pages: pages, profile: profile, tagged: tagged)
         plan.threads = threads
-        // Without transparency where the printer takes none: translucent paint mixed with the
-        // paper as it is drawn, and what is left (colour emoji) flattened when finishing.
+        // Without transparency where the printer takes none: translucent paint mixed with what
+        // lies under it as it is drawn (`PageDrawer`).
         let opaque = profile.map { !$0.allowsTransparency || $0.isCMYK } ?? false
         guard let profile, profile.isCMYK else {
             // Drawn and finished in the same temporary file: the pictures are written once.
@@ -26,14 +28,23 @@ public enum PrintPDF {
             }
             return
         }
+        let options = CMYKConverter.Options.limited(to: profile.maxInk)
+        let limit = profile.maxInk.map { $0 - CMYKConverter.inkLimitHeadroom }
+        let transform = try CMYKTransform(profile: try CMYKConverter.outputProfile(options), inkLimit: limit)
+        let pictures = CMYKPictures(transform: transform, quality: profile.jpegQuality ?? PrintProfile.defaultJPEGQuality,
+                                    inkLimit: limit)
+        try pictures.prepare(pictureAssets(tree, pages: pages), threads: threads)
         try AtomicOutput.withTemporaryFile(for: url, suffix: "cairo.pdf") { drawn in
-            try AtomicOutput.withTemporaryFile(for: url, suffix: "rgb.pdf") { finished in
-                let written = try PDFWriter.draw(tree, into: drawn, pages: pages, opaque: true, tagged: tagged, for: url, threads: threads)
-                if tagged { plan.paragraphs = written.paragraphs }
-                try PDFFinisher.finish(drawn, plan: plan, to: finished)
-                try CMYKConverter.convertToPDFX1a(finished, to: url, plan: plan, maxInk: profile.maxInk)
-            }
+            let written = try PDFWriter.draw(tree, into: drawn, pages: pages, opaque: true, tagged: tagged, for: url,
+                                             threads: threads, cmyk: pictures)
+            if tagged { plan.paragraphs = written.paragraphs }
+            try CMYKConverter.convertToPDFX1a(drawn, to: url, plan: plan, options: options, transform: transform)
         }
+    }
+
+    /// The pictures the pages in `pages` draw, in order.
+    static func pictureAssets(_ tree: PageTree, pages: Set<Int>?) -> [ImageAsset] {
+        tree.pages.filter { pages?.contains($0.number) ?? true }.flatMap { $0.images.map(\.asset) }
     }
 
     /// Draws each page as layout hands it over, while later pages are still being laid out, then

@@ -3,6 +3,7 @@ import Synchronization
 import BookBase
 import BookModel
 import BookResolve
+import BookConfig
 import BookLayout
 import BookRender
 
@@ -163,6 +164,10 @@ extension BookDocument {
                 report.findings += PageTreePreflight.check(tree, profile: profile).map(Diagnostic.init)
             }
             report.timings = timings
+            if resolved.leavesPageColourToPaper {
+                let colour = resolved.tokens.palette.background
+                report.paper = .init(pageColour: colour.hex, suggested: PaperStock.suggested(for: colour))
+            }
             if options.keepPageTree { report.pageTree = tree }
             if let url = options.report { try JSONOutput.write(CommandReport(command: "export", report), to: url) }
             return report

@@ -39,6 +39,14 @@ public struct ExportReport: Codable {
         public var seconds: Double
     }
 
+    /// A print interior whose page colour is left to the paper: that colour and the paper to order.
+    public struct PaperEntry: Sendable, Codable, Equatable {
+        /// The theme's page colour, `#RRGGBB`, which is not printed.
+        public var pageColour: String
+        /// "white" or "cream": what `cover --paper` and the printer's order form should say.
+        public var suggested: String
+    }
+
     public var bookrender: String = BookRenderKit.version
     /// The format the book was read from.
     public var source: String
@@ -63,12 +71,14 @@ public struct ExportReport: Codable {
     public var fonts: [String]
     public var images: [ImageEntry]
     public var timings: [StageTime]
+    /// Set when the page colour is the paper's (a printer's profile, without `format.printBackground`).
+    public var paper: PaperEntry?
     /// The laid-out book, when `ExportOptions.keepPageTree` asked for it (not part of the JSON).
     public var pageTree: PageTree?
 
     private enum CodingKeys: String, CodingKey {
         case bookrender, source, title, theme, profile, pageCount, pages, pdf, writtenPages, pngFiles, epub, narratedPages, placeholders,
-             findings, fonts, images, timings
+             findings, fonts, images, timings, paper
     }
 
     /// The report as the JSON file `ExportOptions.report` names.

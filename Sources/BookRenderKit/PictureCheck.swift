@@ -4,8 +4,8 @@ import BookResolve
 
 extension BookDocument {
     /// Decodes the book's pictures as drawing them would (see `ImageCheck.data`), each file once
-    /// however often it is used (a JPEG resolve decoded whole for its thumbnail is not decoded
-    /// again), on `threads` threads: `validate` checks them all, so that what an
+    /// however often it is used (a JPEG resolve decoded whole for its thumbnail, or that an earlier
+    /// run found whole in the analysis cache, is not decoded again), on `threads` threads: `validate` checks them all, so that what an
     /// export would refuse it refuses first; an export checks the JPEGs it passes into the PDF
     /// byte for byte (`only`), which nothing else decodes, so a damaged one is refused rather than
     /// printed. Problems come in the book's order, each with its JSON path.
@@ -32,6 +32,11 @@ extension BookDocument {
                 let (asset, jsonPath) = unique[i]
                 do {
                     try ImageCheck.data(asset.data, info: asset.info)
+                    // Checked once per content: the next run finds it decoded.
+                    if asset.info.format == .jpeg, asset.id.utf8.count == 32, let cache = resolved.analysisCache,
+                       cache.read(asset.id) == nil {
+                        cache.write(PictureAnalysis(decodes: true, thumbnail: nil), for: asset.id)
+                    }
                 } catch {
                     found.set(i, BookIssue(path: jsonPath, message: "\(asset.origin) is not a usable image: \(error)"))
                 }

@@ -26,6 +26,14 @@ public struct ResolvedBook: Sendable {
     /// The ids of the JPEG pictures whose data was decoded whole, without a fault, to make their
     /// thumbnails: the check of the pictures passed through to a PDF need not decode them again.
     public var decodedPictures: Set<String> = []
+    /// Where the pictures' analyses are kept between runs (the picture check adds to it).
+    public var analysisCache: PictureAnalysisCache? = nil
+
+    /// A print interior's page colour is the paper's, not ink: true for a printer's profile,
+    /// unless the book asks for its page colour to be printed.
+    public var leavesPageColourToPaper: Bool {
+        (profile?.interior ?? false) && book.format?.printBackground != true
+    }
 }
 
 public struct ResolvedMargins: Sendable, Equatable {
@@ -63,7 +71,8 @@ public struct ResolvedPage: Sendable {
     public var index: Int
     public var page: Page
     public var image: ImageSlot
-    /// Where the picture's subject is, when the page has a picture.
+    /// Where the picture's subject is, when the page has a picture whose placement has a choice
+    /// (`PicturePage.placementHasChoice`).
     public var subject: PictureSubject? = nil
 }
 

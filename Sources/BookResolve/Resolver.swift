@@ -15,11 +15,14 @@ public struct Resolver {
         public var threads: Int
         /// Pixels a picture may have (`InputLimits.maxImagePixels`), read from its header.
         public var maxImagePixels: Int
+        /// Where pictures' analyses are kept between runs; nil analyses every picture afresh.
+        public var analysisCache: PictureAnalysisCache?
         public init(theme: String? = nil, strict: Bool = false, profile: String? = nil,
                     threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    maxImagePixels: Int = InputLimits.defaultMaxImagePixels) {
+                    maxImagePixels: Int = InputLimits.defaultMaxImagePixels,
+                    analysisCache: PictureAnalysisCache? = PictureAnalysisCache()) {
             self.theme = theme; self.strict = strict; self.profile = profile; self.threads = threads
-            self.maxImagePixels = maxImagePixels
+            self.maxImagePixels = maxImagePixels; self.analysisCache = analysisCache
         }
     }
 
@@ -99,21 +102,21 @@ public struct Resolver {
         }
 
         // A picture on many pages is judged once: the same bytes give the same subject.
-        var thumbnails: [String: Thumbnail?] = [:], estimates: [String: PictureSubject] = [:]
+        var analyses: [String: PictureAnalysis] = [:]
         var character: CharacterColours?
-        func thumbnail(of asset: ImageAsset) -> Thumbnail? {
-            if let known = thumbnails[asset.id] { return known }
-            let made = Thumbnail.make(asset)
-            thumbnails[asset.id] = made
+        func analysis(of asset: ImageAsset) -> PictureAnalysis {
+            if let known = analyses[asset.id] { return known }
+            let made = Self.analyse(asset, estimating: false, cache: options.analysisCache)
+            analyses[asset.id] = made
             return made
         }
         func subject(of asset: ImageAsset, focus: PictureFocus?) -> PictureSubject {
-            let thumbnail = thumbnail(of: asset)
-            if let focus { return .given(focus, thumbnail: thumbnail) }
-            if let known = estimates[asset.id] { return known }
-            let estimate = Self.estimate(thumbnail, character: character)
-            estimates[asset.id] = estimate
-            return estimate
+            var known = analysis(of: asset)
+            if let focus { return .given(focus, thumbnail: known.thumbnail) }
+            if let estimate = known.estimate { return estimate }
+            known.estimate = Self.estimate(known.thumbnail, character: character)
+            analyses[asset.id] = known
+            return known.estimate!
         }
 
         var pageSlots: [ImageSlot] = []
@@ -128,35 +131,43 @@ public struct Resolver {
             mainImage = try slot(ref, jsonPath: "$.characters.main.image", sourcePage: nil, wantsPicture: false, scene: nil).asset
         }
         // Learned before any picture is judged: every estimate looks for the character.
-        if let mainImage, let reference = thumbnail(of: mainImage) {
+        if let mainImage, let reference = analysis(of: mainImage).thumbnail {
             character = CharacterColours(reference: reference, id: mainImage.id)
         }
         var coverImage = try slot(book.cover?.photo, jsonPath: "$.cover.photo", sourcePage: nil, wantsPicture: false, scene: nil)
         if case .none = coverImage, book.kind == .storybook, let mainImage {
             coverImage = .asset(mainImage)
         }
+        // Pictures shown one way whatever they hold (a photo whole, its caption beside it) are not
+        // analysed: their subject cannot matter.
+        let analysed = Set(pageSlots.enumerated().compactMap { i, slot in
+            slot.asset.flatMap { book.pages[i].picture?.placementHasChoice ?? true ? $0.id : nil }
+        } + [coverImage.asset?.id].compactMap { $0 })
         if options.threads > 1 {
             // Each thumbnail decodes its whole picture (at an eighth of its size, but every byte of
-            // a JPEG is still entropy-decoded): on a picture book that is most of the export, so
+            // a JPEG is still entropy-decoded): on a picture book that is most of a first export, so
             // they are made side by side. Each lands under its picture's id whatever the order.
             // Told apart by file here, not by id: an id hashes its file, which the side-by-side
             // jobs read anyway (two files with the same bytes are then decoded twice, to the same).
-            var distinct: [ImageAsset] = []
+            var distinct: [(ImageAsset, Bool)] = []
             var seen = Set<String>()
-            // The character's reference is decoded already; as the cover it needs no second look.
+            // The character's reference is analysed already; as the cover it needs no second look.
             if let mainImage { seen.insert(mainImage.file.map { "file:" + $0.path } ?? "id:" + mainImage.id) }
-            for asset in (pageSlots.map(\.asset) + [coverImage.asset]).compactMap({ $0 })
-            where seen.insert(asset.file.map { "file:" + $0.path } ?? "id:" + asset.id).inserted {
-                distinct.append(asset)
+            let focusOf = Dictionary(pageSlots.enumerated().compactMap { i, slot in
+                slot.asset.map { ($0.file.map { "file:" + $0.path } ?? "id:" + $0.id, book.pages[i].picture?.focus == nil) }
+            } + [coverImage.asset.map { ($0.file.map { "file:" + $0.path } ?? "id:" + $0.id, book.cover?.focus == nil) }].compactMap { $0 },
+                                      uniquingKeysWith: { $0 || $1 })
+            for asset in (pageSlots.map(\.asset) + [coverImage.asset]).compactMap({ $0 }) {
+                let key = asset.file.map { "file:" + $0.path } ?? "id:" + asset.id
+                if seen.insert(key).inserted { distinct.append((asset, focusOf[key] ?? true)) }
             }
-            for (id, made) in Self.thumbnails(of: distinct, character: character) {
-                thumbnails.updateValue(made.thumbnail, forKey: id)  // nil too: a picture that did not decode
-                estimates[id] = made.estimate
+            for (id, made) in Self.analyses(of: distinct, wanted: analysed, cache: options.analysisCache, character: character) {
+                analyses[id] = made
             }
         }
         let pages = pageSlots.enumerated().map { i, s in
             ResolvedPage(index: i, page: book.pages[i], image: s,
-                         subject: s.asset.map { subject(of: $0, focus: book.pages[i].picture?.focus) })
+                         subject: s.asset.flatMap { analysed.contains($0.id) ? subject(of: $0, focus: book.pages[i].picture?.focus) : nil })
         }
         let cover = ResolvedCover(title: book.cover?.title ?? book.title,
                                   subtitle: book.cover?.subtitle ?? book.subtitle,
@@ -184,35 +195,63 @@ public struct Resolver {
             let drawn = ([cover.image.asset] + pages.map(\.image.asset) + [mainImage]).compactMap { $0 }
             ImageAsset.hashAhead(drawn, threads: options.threads - 1)
         }
-        // A thumbnail is made by the same decoder, just as strict, as the picture check uses.
-        let decoded = Set(([cover.image.asset] + pages.map(\.image.asset)).compactMap { asset in
-            asset.flatMap { $0.info.format == .jpeg && thumbnails[$0.id] ?? nil != nil ? $0.id : nil }
-        })
+        // A thumbnail is made by the same decoder, just as strict, as the picture check uses; a
+        // picture not analysed here may have been checked by an earlier run.
+        var decoded = Set<String>()
+        for asset in ([cover.image.asset] + pages.map(\.image.asset)).compactMap({ $0 }) where asset.info.format == .jpeg {
+            let known: PictureAnalysis? = analyses[asset.id] ?? options.analysisCache?.read(asset.id)
+            if known?.decodes == true { decoded.insert(asset.id) }
+        }
         return ResolvedBook(book: book, folder: folder, themeName: themeName, tokens: tokens, trim: trim,
                             margins: margins, profile: profile, language: language, cover: cover,
                             mainCharacterImage: mainImage, pages: pages, bookFonts: bookFonts,
-                            findings: findings, decodedPictures: decoded)
+                            findings: findings, decodedPictures: decoded, analysisCache: options.analysisCache)
     }
 
-    /// The thumbnails of `assets` by id, and the subject each shows, made side by side (as many
-    /// at once as the machine has processors).
-    static func thumbnails(of assets: [ImageAsset], character: CharacterColours?) -> [String: (thumbnail: Thumbnail?, estimate: PictureSubject)] {
+    /// The analyses of the `wanted` ones among `assets` (each with whether its estimate is needed)
+    /// by id, read from `cache` or made side by side (as many at once as the machine has processors).
+    static func analyses(of assets: [(ImageAsset, Bool)], wanted: Set<String>,
+                         cache: PictureAnalysisCache?, character: CharacterColours? = nil) -> [String: PictureAnalysis] {
         /// Each iteration writes its own element only.
-        struct Results: @unchecked Sendable { let buffer: UnsafeMutableBufferPointer<(Thumbnail?, PictureSubject)?> }
+        struct Results: @unchecked Sendable { let buffer: UnsafeMutableBufferPointer<PictureAnalysis?> }
         let made = Results(buffer: .allocate(capacity: assets.count))
         made.buffer.initialize(repeating: nil)
         defer { made.buffer.deinitialize(); made.buffer.deallocate() }
         DispatchQueue.concurrentPerform(iterations: assets.count) { i in
-            // Reading the picture to decode it also gives its id (see `ImageAsset.readBytes`).
-            let thumbnail = Thumbnail.make(assets[i])
-            made.buffer[i] = (thumbnail, estimate(thumbnail, character: character))
+            let (asset, estimating) = assets[i]
+            // The id hashes the bytes (read here, beside the others); a picture whose subject
+            // cannot matter is left alone.
+            guard wanted.contains(asset.id) else { return }
+            made.buffer[i] = analyse(asset, estimating: estimating, cache: cache, character: character)
         }
-        var byID: [String: (thumbnail: Thumbnail?, estimate: PictureSubject)] = [:]
-        for (i, asset) in assets.enumerated() {
-            let (thumbnail, estimate) = made.buffer[i]!
-            byID[asset.id] = (thumbnail, estimate)
+        var byID: [String: PictureAnalysis] = [:]
+        for (i, (asset, _)) in assets.enumerated() {
+            if let analysis = made.buffer[i] { byID[asset.id] = analysis }
         }
         return byID
+    }
+
+    /// `asset`'s analysis, with its estimate when `estimating`: from `cache` when it holds one,
+    /// else made (its thumbnail from `known` when given) and kept there. A picture that does not
+    /// decode is not kept: the next run tries it again, and reports it.
+    /// The estimate is made from the thumbnail each time and never kept: it depends on the book's
+    /// main character as well as on the picture, and costs little beside decoding the picture.
+    static func analyse(_ asset: ImageAsset, estimating: Bool, cache: PictureAnalysisCache?,
+                        known: PictureAnalysis? = nil, character: CharacterColours? = nil) -> PictureAnalysis {
+        let cacheable = cache != nil && asset.id.utf8.count == 32
+        var analysis = known ?? (cacheable ? cache!.read(asset.id) : nil)
+        // An entry from a decoding check alone has no thumbnail.
+        if known == nil, analysis?.thumbnail == nil { analysis = nil }
+        if analysis == nil {
+            // Reading the picture to decode it also gives its id (see `ImageAsset.readBytes`).
+            let thumbnail = Thumbnail.make(asset)
+            let made = PictureAnalysis(decodes: thumbnail != nil && asset.info.format == .jpeg, thumbnail: thumbnail)
+            if cacheable, thumbnail != nil { cache!.write(made, for: asset.id) }
+            analysis = made
+        }
+        var result = analysis!
+        result.estimate = estimating ? estimate(result.thumbnail, character: character) : nil
+        return result
     }
 
     /// The subject the book gives, or else the one its pixels show.

@@ -16,6 +16,10 @@ import Foundation
 /// where the middle of the weight of the strong candidates lies; weaker ones keep a little weight,
 /// so text still prefers to leave them alone.
 public enum SubjectEstimator {
+    /// Raised whenever `estimate` may answer otherwise for the same thumbnail: estimates kept in
+    /// the user's cache under an older version are then made again.
+    public static let version = 1
+
     /// The share of the weight left out at each end of the box.
     static let tail = 0.01
     /// A candidate weighing less than this share of the strongest one is left out of the box.

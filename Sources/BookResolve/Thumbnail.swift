@@ -2,8 +2,8 @@ import Foundation
 import CShim
 
 /// A picture shrunk to a small grid of colours, upright (EXIF orientation applied), for judging
-/// where its subject is and how dark or light it is under text. Decoded from the file each time
-/// it is asked for and kept nowhere, so it cannot differ from one run to the next.
+/// where its subject is and how dark or light it is under text. Made from the file's bytes alone,
+/// so the same bytes always give the same thumbnail (which lets `PictureAnalysisCache` keep it).
 public struct Thumbnail: Sendable, Equatable {
     /// Cells across and down.
     public let width: Int
@@ -22,6 +22,10 @@ public struct Thumbnail: Sendable, Equatable {
     /// panorama for a spread is as small a share of its height as in any picture, and must still
     /// cover a few cells to be found.
     public static let shortSide = 40
+
+    /// Raised whenever `make` may give another thumbnail for the same bytes: thumbnails kept in
+    /// the user's cache under an older version are then made again.
+    public static let version = 1
 
     /// The asset's picture as a thumbnail; nil when its bytes no longer decode (drawing reports that).
     public static func make(_ asset: ImageAsset) -> Thumbnail? {

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,10 @@ struct State {
 /// them: `0 g` between `(text)` and `Tj` would be read as two operands of `g`.
 class BlackToGray : public QPDFObjectHandle::TokenFilter {
   public:
-    explicit BlackToGray(content_black_rule rule) : rule(rule) {}
+    /// With `convert`, every DeviceRGB colour is written as DeviceCMYK through it instead (black
+    /// text and thin black rules still as DeviceGray 0).
+    explicit BlackToGray(content_black_rule rule, content_cmyk_converter const *convert = nullptr)
+        : rule(rule), convert(convert) {}
 
     void handleToken(Token const &token) override {
         switch (token.getType()) {
@@ -55,6 +59,7 @@ class BlackToGray : public QPDFObjectHandle::TokenFilter {
             break;
         case QPDFTokenizer::tt_integer:
         case QPDFTokenizer::tt_real:
+            if (numbers.empty()) operandsStart = pending.size();
             numbers.push_back(std::atof(token.getValue().c_str()));
             pending.push_back(token);
             break;
@@ -73,7 +78,10 @@ class BlackToGray : public QPDFObjectHandle::TokenFilter {
 
   private:
     content_black_rule rule;
+    content_cmyk_converter const *convert;
     State state;
+    /// Where in `pending` the run of numbers before the coming operator starts.
+    size_t operandsStart = 0;
     std::vector<State> saved;
     std::vector<Token> pending;
     std::vector<double> numbers;
@@ -92,6 +100,26 @@ class BlackToGray : public QPDFObjectHandle::TokenFilter {
 
     static std::string rgb(Paint const &p, char const *op) {
         return number(p.r) + " " + number(p.g) + " " + number(p.b) + " " + op + " ";
+    }
+
+    /// The colour `p` set again, with `op` (rg or RG): as CMYK (k or K) when converting.
+    std::string colour(Paint const &p, char const *op) const {
+        if (!convert) return rgb(p, op);
+        double cmyk[4];
+        convert->colour(convert->context, p.r, p.g, p.b, cmyk);
+        std::string out;
+        for (double v : cmyk) out += number(std::round(v * 10000) / 10000) + " ";
+        return out + (op[0] == 'r' ? "k " : "K ");
+    }
+
+    /// An `rg` or `RG` operator and its operands written as CMYK: what was pending before the
+    /// operands goes out as it was.
+    void setConverted(Paint const &p, char const *op) {
+        for (size_t i = 0; i < operandsStart && i < pending.size(); i++) writeToken(pending[i]);
+        pending.clear();
+        std::string const text = " " + colour(p, op);
+        write(text.data(), text.size());
+        numbers.clear();
     }
 
     void flush(std::string const &before = "") {
@@ -119,14 +147,14 @@ class BlackToGray : public QPDFObjectHandle::TokenFilter {
 
     /// What must be set before painting with `p`: grey for a black that should be K only,
     /// the original colour back where the grey stands in for it but this painting is not black.
-    static std::string use(Paint &p, bool asGray, char const *grayOp, char const *rgbOp) {
+    std::string use(Paint &p, bool asGray, char const *grayOp, char const *rgbOp) const {
         if (asGray && !p.replaced) {
             p.replaced = true;
             return std::string("0 ") + grayOp + " ";
         }
         if (!asGray && p.replaced) {
             p.replaced = false;
-            return rgb(p, rgbOp);
+            return colour(p, rgbOp);
         }
         return "";
     }
@@ -164,12 +192,14 @@ class BlackToGray : public QPDFObjectHandle::TokenFilter {
             if (!numbers.empty()) state.lineWidth = numbers.back();
         } else if (op == "rg") {
             set(state.fill, 3);
+            if (convert && state.fill.rgb) return setConverted(state.fill, "rg");
         } else if (op == "g") {
             set(state.fill, 1);
         } else if (op == "k" || op == "sc" || op == "scn" || op == "cs") {
             set(state.fill, 0);
         } else if (op == "RG") {
             set(state.stroke, 3);
+            if (convert && state.stroke.rgb) return setConverted(state.stroke, "RG");
         } else if (op == "G") {
             set(state.stroke, 1);
         } else if (op == "K" || op == "SC" || op == "SCN" || op == "CS") {
@@ -191,7 +221,8 @@ class BlackToGray : public QPDFObjectHandle::TokenFilter {
 };
 
 /// Filters the content of every form XObject reachable from `resources`, each once.
-void filterForms(QPDFObjectHandle resources, content_black_rule rule, std::set<QPDFObjGen> &seen) {
+void filterForms(QPDFObjectHandle resources, content_black_rule rule, std::set<QPDFObjGen> &seen,
+                 content_cmyk_converter const *convert = nullptr) {
     if (!resources.isDictionary()) return;
     QPDFObjectHandle xobjects = resources.getKey("/XObject");
     if (!xobjects.isDictionary()) return;
@@ -200,8 +231,76 @@ void filterForms(QPDFObjectHandle resources, content_black_rule rule, std::set<Q
         if (!x.isStream() || !x.isIndirect() || !seen.insert(x.getObjGen()).second) continue;
         QPDFObjectHandle dict = x.getDict();
         if (!dict.getKey("/Subtype").isNameAndEquals("/Form")) continue;
-        QPDFPageObjectHelper(x).addContentTokenFilter(std::make_shared<BlackToGray>(rule));
-        filterForms(dict.getKey("/Resources"), rule, seen);
+        QPDFPageObjectHelper(x).addContentTokenFilter(std::make_shared<BlackToGray>(rule, convert));
+        filterForms(dict.getKey("/Resources"), rule, seen, convert);
+    }
+}
+
+/// The glyph procedures of every Type 3 font reachable from `resources` (cairo's colour emoji and
+/// bitmap glyphs), each filtered once, and the forms their own resources use.
+void filterType3(QPDFObjectHandle resources, content_black_rule rule, std::set<QPDFObjGen> &seen,
+                 content_cmyk_converter const *convert) {
+    if (!resources.isDictionary()) return;
+    QPDFObjectHandle fonts = resources.getKey("/Font");
+    if (!fonts.isDictionary()) return;
+    for (auto const &key : fonts.getKeys()) {
+        QPDFObjectHandle font = fonts.getKey(key);
+        if (!font.isDictionary() || !font.getKey("/Subtype").isNameAndEquals("/Type3")) continue;
+        if (font.isIndirect() && !seen.insert(font.getObjGen()).second) continue;
+        QPDFObjectHandle procs = font.getKey("/CharProcs");
+        if (procs.isDictionary()) {
+            for (auto const &glyph : procs.getKeys()) {
+                QPDFObjectHandle proc = procs.getKey(glyph);
+                if (!proc.isStream() || (proc.isIndirect() && !seen.insert(proc.getObjGen()).second)) continue;
+                proc.addTokenFilter(std::make_shared<BlackToGray>(rule, convert));
+            }
+        }
+        filterForms(font.getKey("/Resources"), rule, seen, convert);
+    }
+}
+
+/// Every 8-bit DeviceRGB image of the file (cairo's pictures that are not JPEGs passed through,
+/// and the pictures inside Type 3 glyphs) as DeviceCMYK through `convert`, compressed again by
+/// the writer. Interpolation goes too: PDF/X forbids it.
+/// Whether a JPEG stream carries Adobe's APP14 marker before its first scan: its CMYK values
+/// are then stored inverted, as Adobe writes them.
+bool hasAdobeMarker(QPDFObjectHandle image) {
+    auto data = image.getRawStreamData();
+    unsigned char const *b = data->getBuffer();
+    size_t const n = data->getSize();
+    size_t at = 2;
+    while (at + 4 <= n && b[at] == 0xFF) {
+        unsigned char const marker = b[at + 1];
+        if (marker == 0xDA) return false;
+        size_t const length = size_t(b[at + 2]) << 8 | b[at + 3];
+        if (marker == 0xEE && length >= 7 && at + 9 <= n && std::memcmp(b + at + 4, "Adobe", 5) == 0) return true;
+        at += 2 + length;
+    }
+    return false;
+}
+
+void convertImages(QPDF &pdf, content_cmyk_converter const *convert) {
+    for (auto &object : pdf.getAllObjects()) {
+        if (!object.isStream()) continue;
+        QPDFObjectHandle dict = object.getDict();
+        if (!dict.getKey("/Subtype").isNameAndEquals("/Image")) continue;
+        dict.removeKey("/Interpolate");
+        // cairo writes a CMYK JPEG with no /Decode: Adobe's inverted values need one.
+        if (dict.getKey("/ColorSpace").isNameAndEquals("/DeviceCMYK") && dict.getKey("/Filter").isNameAndEquals("/DCTDecode") &&
+            !dict.hasKey("/Decode") && hasAdobeMarker(object)) {
+            dict.replaceKey("/Decode", QPDFObjectHandle::parse("[1 0 1 0 1 0 1 0]"));
+        }
+        if (!dict.getKey("/ColorSpace").isNameAndEquals("/DeviceRGB")) continue;
+        if (!dict.getKey("/BitsPerComponent").isInteger() || dict.getKey("/BitsPerComponent").getIntValue() != 8) {
+            throw std::runtime_error("image " + object.unparse() + " is DeviceRGB at other than 8 bits a component");
+        }
+        auto data = object.getStreamData(qpdf_dl_all);
+        size_t const pixels = data->getSize() / 3;
+        std::string cmyk(pixels * 4, '\0');
+        convert->pixels(convert->context, data->getBuffer(), reinterpret_cast<unsigned char *>(&cmyk[0]), pixels);
+        object.replaceStreamData(cmyk, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
+        dict.replaceKey("/ColorSpace", QPDFObjectHandle::newName("/DeviceCMYK"));
+        dict.removeKey("/Decode");
     }
 }
 
@@ -232,44 +331,26 @@ extern "C" int content_black_to_gray(const char *input, const char *output, cont
     }
 }
 
-extern "C" int content_replace_pages(const char *input, const char *replacement, const int *pages, size_t count,
-                                     const char *output, char *error, size_t error_size) {
+extern "C" int content_convert_cmyk(const char *input, const char *output, content_black_rule rule,
+                                    content_cmyk_converter convert, char *error, size_t error_size) {
     try {
-        // Declared first, so it outlives the copy, whose streams are read from it when written.
-        QPDF source;
-        source.setAttemptRecovery(false);
-        source.processFile(replacement);
         QPDF pdf;
         pdf.setAttemptRecovery(false);
         pdf.processFile(input);
-        auto from = QPDFPageDocumentHelper(source).getAllPages();
-        auto to = QPDFPageDocumentHelper(pdf).getAllPages();
-        if (from.size() != count) {
-            copyMessage(std::string(replacement) + " has " + std::to_string(from.size()) + " pages, not " +
-                            std::to_string(count),
-                        error, error_size);
-            return 1;
+        std::set<QPDFObjGen> seen;
+        for (auto &page : QPDFPageDocumentHelper(pdf).getAllPages()) {
+            page.addContentTokenFilter(std::make_shared<BlackToGray>(rule, &convert));
+            QPDFObjectHandle resources = page.getAttribute("/Resources", false);
+            filterForms(resources, rule, seen, &convert);
+            filterType3(resources, rule, seen, &convert);
         }
-        for (size_t k = 0; k < count; k++) {
-            if (pages[k] < 0 || size_t(pages[k]) >= to.size()) {
-                copyMessage(std::string(input) + " has no page " + std::to_string(pages[k] + 1), error, error_size);
-                return 1;
-            }
-            QPDFObjectHandle page = to[size_t(pages[k])].getObjectHandle();
-            QPDFObjectHandle flat = from[k].getObjectHandle();
-            for (char const *key : {"/Contents", "/Resources"}) {
-                // qpdf copies only indirect objects between documents.
-                QPDFObjectHandle value = flat.getKey(key);
-                if (!value.isIndirect()) value = source.makeIndirectObject(value);
-                page.replaceKey(key, pdf.copyForeignObject(value));
-            }
-            page.removeKey("/Group");
-        }
+        convertImages(pdf, &convert);
         QPDFWriter writer(pdf, output);
         writer.setDeterministicID(true);
+        writer.setObjectStreamMode(qpdf_o_disable);
         writer.write();
-        if (pdf.anyWarnings() || source.anyWarnings()) {
-            copyMessage(std::string("qpdf warned while replacing pages of ") + input, error, error_size);
+        if (pdf.anyWarnings()) {
+            copyMessage(std::string("qpdf warned while converting ") + input + " to CMYK", error, error_size);
             return 1;
         }
         return 0;
@@ -278,3 +359,4 @@ extern "C" int content_replace_pages(const char *input, const char *replacement,
         return 1;
     }
 }
+

@@ -131,6 +131,9 @@ struct Export: ParsableCommand {
             if preview != nil { written[0] = "preview: " + written[0] }
             var summary = "wrote " + written.joined(separator: ", ")
             if !exported.placeholders.isEmpty { summary += "; \(exported.placeholders.count) placeholder(s)" }
+            if let paper = exported.paper {
+                summary += "; the page colour \(paper.pageColour) is the paper's, not printed: print on \(paper.suggested) paper (cover --paper \(paper.suggested))"
+            }
             if !level.quiet { Console.error(summary) }
             eventLines?.emit("done", ["pdf": output, "epub": epub, "pages": exported.writtenPages.count, "pngFiles": exported.pngFiles.count,
                                       "placeholders": exported.placeholders.count])

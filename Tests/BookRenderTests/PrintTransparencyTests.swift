@@ -5,8 +5,9 @@ import BookTestSupport
 import BookRenderKit
 
 /// Print files for printers that take no transparency (KDP, Lulu, IngramSpark): no `/Group` and
-/// no `/SMask` anywhere in qpdf's JSON, pages without transparency untouched (their JPEG bytes
-/// are the picture files'), pages with some flattened, the same bytes run to run.
+/// no `/SMask` anywhere in qpdf's JSON, pictures passed through untouched (their JPEG bytes are
+/// the picture files'), colour emoji drawn as small opaque patches with their page's text still
+/// text, the same bytes run to run.
 @Suite struct PrintTransparencyTests {
     static func export(_ sample: String, profile: String, to pdf: URL) throws {
         let book = Repository.samples.appendingPathComponent("\(sample)/book.json")
@@ -54,22 +55,24 @@ import BookRenderKit
         #expect(try Self.transparencyKeys(pdf).contains { $0.hasPrefix("/SMask") })
     }
 
-    @Test func onlyPagesWithTransparencyAreFlattenedAndTheRestKeepTheirJPEGBytes() throws {
-        let dir = try temporaryDirectory("transparency-flatten")
+    @Test func colourEmojiArePatchesAndTheirPageStaysTextWithItsPicture() throws {
+        let dir = try temporaryDirectory("transparency-patches")
         defer { try? FileManager.default.removeItem(at: dir) }
         let pdf = dir.appendingPathComponent("book.pdf")
         try Self.export("storybook", profile: "kdp", to: pdf)
         let list = try run("pdfimages", ["-list", pdf.path]).stdout.split(separator: "\n").dropFirst(2)
             .map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         // page num type width height color comp bpc enc interp object id x-ppi y-ppi size ratio
-        let flattened = Set(list.filter { $0[3] == "5025" }.map { Int($0[0])! })
         let jpegPages = Set(list.filter { $0[8] == "jpeg" }.map { Int($0[0])! })
-        // Page 12 has colour emoji (soft-masked bitmaps). Pages 6 and 7 have a translucent card over a
-        // photograph, drawn opaque as it shows over paper, so their photograph passes through.
-        #expect(flattened == [12], "\(list)")
-        #expect(jpegPages.isSuperset(of: [6, 7]), "\(list)")
-        #expect(jpegPages.isDisjoint(with: flattened))
+        let patches = list.filter { $0[8] != "jpeg" && $0[12] == "600" }
+        // Page 12 has two colour emoji: each a patch of about its size, at 600 ppi, nothing larger.
+        #expect(patches.map { Int($0[0])! } == [12, 12], "\(list)")
+        for patch in patches { #expect(Int(patch[3])! < 400 && Int(patch[4])! < 400, "\(patch)") }
+        // The page keeps its picture, and its text (the emoji's own included) reads as text.
+        #expect(jpegPages.isSuperset(of: [6, 7, 12]), "\(list)")
         #expect(jpegPages.count >= 6)
+        let text = try run("pdftotext", ["-f", "12", "-l", "12", pdf.path, "-"]).stdout
+        #expect(text.contains("brighter than the moon 🌙") && text.contains("he decided 🦊"), "\(text)")
 
         let extracted = dir.appendingPathComponent("img")
         try FileManager.default.createDirectory(at: extracted, withIntermediateDirectories: true)
@@ -84,7 +87,7 @@ import BookRenderKit
         }
     }
 
-    @Test func flattenedFilesAreTheSameBytesRunToRun() throws {
+    @Test func filesWithoutTransparencyAreTheSameBytesRunToRun() throws {
         let dir = try temporaryDirectory("transparency-determinism")
         defer { try? FileManager.default.removeItem(at: dir) }
         let a = dir.appendingPathComponent("a.pdf"), b = dir.appendingPathComponent("b.pdf")

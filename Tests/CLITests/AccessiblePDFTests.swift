@@ -58,9 +58,9 @@ import BookTestSupport
         let book = try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.samples.appendingPathComponent("memoir/book.json"))) as! [String: Any]
         let pages = book["pages"] as! [[String: Any]]
         let chapters = pages.filter { $0["type"] as? String == "chapter" }
-        // The cover's title, then one heading per chapter, a level below it.
+        // The cover's title, then the contents' heading and one per chapter, a level below it.
         #expect(kids.filter { $0.type == "H1" }.count == 1)
-        #expect(kids.filter { $0.type == "H2" }.count == chapters.count)
+        #expect(kids.filter { $0.type == "H2" }.count == chapters.count + 1)
         // The cover picture first, then each photo described by its caption, in the book's order.
         let figures = kids.filter { $0.type == "Figure" }
         let captions = pages.filter { $0["type"] as? String == "photo" }.compactMap { $0["caption"] as? String }
@@ -69,7 +69,8 @@ import BookTestSupport
         #expect(figures.first?.alt?.hasPrefix(book["title"] as! String) == true, "\(figures.first?.alt ?? "none")")
         // Each caption comes right after its picture, and a chapter's heading before its text.
         for (i, kid) in kids.enumerated() where kid.type == "Caption" { #expect(i > 0 && kids[i - 1].type == "Figure") }
-        let firstHeading = kids.firstIndex { $0.type == "H2" } ?? 0
+        let contents = kids.firstIndex { $0.type == "H2" } ?? 0
+        let firstHeading = kids[(contents + 1)...].firstIndex { $0.type == "H2" } ?? 0
         let secondHeading = kids[(firstHeading + 1)...].firstIndex { $0.type == "H2" } ?? 0
         #expect(secondHeading > firstHeading + 1 && kids[secondHeading + 1].type == "P")
     }

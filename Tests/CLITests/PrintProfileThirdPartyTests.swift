@@ -243,4 +243,49 @@ import BookRenderKit
             }
         }
     }
+
+    /// Pictures keep their compression: for a CMYK printer every picture is a CMYK JPEG in the
+    /// PDF (not pixels re-distilled without loss), and the book's JPEGs are JPEGs for every
+    /// printer. Colour emoji drawn as small opaque patches (600 ppi) are not pictures.
+    @Test(arguments: cases)
+    func picturesAreJPEGsInThePDF(_ sample: String, _ printer: String) throws {
+        for part in [Part.interior, .cover] {
+            let pdf = try exported(sample, printer, part)
+            let rows = try run("pdfimages", ["-list", pdf.path]).stdout.split(separator: "\n").dropFirst(2)
+                .map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+                .filter { $0.count >= 14 && $0[2] == "image" && $0[12] != "600" }
+            #expect(rows.contains { $0[8] == "jpeg" }, "\(sample) \(part.rawValue) for \(printer): no JPEG at all")
+            if printer == "ingramspark" {
+                for row in rows {
+                    #expect(row[8] == "jpeg" && (row[5] == "cmyk" || row[5] == "gray"),
+                            "\(sample) \(part.rawValue) for ingramspark, page \(row[0]): \(row[3]) × \(row[4]) \(row[5]) \(row[8]) image")
+                }
+            }
+        }
+    }
+
+    /// The page colour is the paper's: on an interior page without a picture, Ghostscript's CMYK
+    /// separation shows no ink at all in the top corners inside the trim (the bottom ones may lie
+    /// in a picture page's text band, as on the storybook's page whose picture is missing).
+    @Test(arguments: cases)
+    func thePageColourIsNotPrinted(_ sample: String, _ printer: String) throws {
+        let pdf = try exported(sample, printer, .interior)
+        let pictured = Set(try run("pdfimages", ["-list", pdf.path]).stdout.split(separator: "\n").dropFirst(2)
+            .compactMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).first ?? "") })
+        let boxes = try PDFReaders.boxes(pdf)
+        let rasters = try PrintRaster.render(pdf, dpi: 20, cmyk: true)
+        try #require(rasters.count == boxes.count)
+        var checked = 0
+        for (i, (raster, box)) in zip(rasters, boxes).enumerated() where !pictured.contains(i + 1) {
+            guard let media = box["MediaBox"], let trim = box["TrimBox"] else { continue }
+            let inset = 0.15 * 72
+            for (x, y) in [(trim.llx + inset, media.ury - trim.ury + inset), (trim.urx - inset, media.ury - trim.ury + inset)] {
+                let px = Int(x / 72 * raster.dpi), py = Int(y / 72 * raster.dpi)
+                let ink = (0..<4).map { Int(raster[x: px, y: py, channel: $0]) }
+                #expect(ink == [0, 0, 0, 0], "\(sample) for \(printer), page \(i + 1): ink \(ink) at (\(Int(x)), \(Int(y))) pt, where only paper should be")
+            }
+            checked += 1
+        }
+        #expect(checked > 0, "\(sample) for \(printer): no page without a picture to look at")
+    }
 }

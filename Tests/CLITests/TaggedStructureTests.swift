@@ -74,10 +74,12 @@ import BookTestSupport
         let dir = try temporaryDirectory("tagged-headings")
         defer { try? FileManager.default.removeItem(at: dir) }
         let whole = try TaggedPDF(try export("memoir/book.json", in: dir)).elements.flatMap(\.all)
-        #expect(whole.filter { $0.type.hasPrefix("H") }.map(\.type) == ["H1", "H2", "H2", "H2"])
-        #expect(Self.normalized(whole.first { $0.type == "H2" }?.text ?? "") == "The House on Linden Street")
-        // Pages without the cover: the first chapter's heading is the first, so level 1.
-        let part = try TaggedPDF(try export("memoir/book.json", ["--pages", "2-4"], in: dir)).elements.flatMap(\.all)
+        // The title, then the contents and each of the three chapters a level below it.
+        #expect(whole.filter { $0.type.hasPrefix("H") }.map(\.type) == ["H1", "H2", "H2", "H2", "H2"])
+        let sections = whole.filter { $0.type == "H2" }.map { Self.normalized($0.text) }
+        #expect(sections.first == "Contents" && sections.dropFirst().first == "The House on Linden Street", "\(sections)")
+        // Pages without the cover and the contents: the first chapter's heading is the first, so level 1.
+        let part = try TaggedPDF(try export("memoir/book.json", ["--pages", "3-5"], in: dir)).elements.flatMap(\.all)
         #expect(part.filter { $0.type.hasPrefix("H") }.map(\.type) == ["H1"])
     }
 

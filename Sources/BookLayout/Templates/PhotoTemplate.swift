@@ -35,7 +35,7 @@ struct PhotoTemplate: PageTemplate {
         var photoBottom = box.maxY
         switch page.image {
         case .asset(let asset):
-            let fit = photo.fit ?? .contain
+            let fit = photo.fit ?? PhotoPage.defaultFit
             let placed = SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
                                            in: box, subject: page.subject, fit: fit)
             let frame = fit == .contain ? placed.frame : box

@@ -26,4 +26,10 @@ public struct PhotoPage: PicturePage {
     }
 
     public var generation: PictureGeneration? { nil }
+
+    /// How a photo fills its area when the book does not say: whole.
+    public static let defaultFit = PictureFit.contain
+
+    /// Shown whole, its caption beside it: only a photo cropped to fill its area has a choice.
+    public var placementHasChoice: Bool { (fit ?? Self.defaultFit) != .contain }
 }

@@ -1,16 +1,18 @@
 import Foundation
 import BookBase
+import CContentColour
 
-/// Turns an RGB PDF from cairo into a CMYK PDF/X-1a:2001 with Ghostscript's pdfwrite, then
-/// finishes it (boxes, info, outline, labels, fixed dates) with `PDFFinisher`.
+/// Turns a PDF from cairo into a CMYK PDF/X-1a:2001 in this process: colours in the contents
+/// and the pixels of RGB images converted through the press profile with Little CMS
+/// (`CMYKTransform`, in `content_convert_cmyk`: qpdf's token filters), black text and thin rules
+/// set in black ink alone (`BlackText`), then finished (`PDFFinisher`: boxes, info with the PDF/X
+/// keys, output intent with the profile, PDF 1.3, no object streams, fixed dates).
 ///
-/// pdfwrite converts every colour and image to CMYK through its default CMYK profile and ignores
-/// `-sOutputICCProfile` for that (Ghostscript 10.0), so the conversion runs with a profile folder
-/// of our own (`-sICCProfilesDir`): a copy of Ghostscript's, whose `default_cmyk.icc` is the
-/// SWOP-like base profile with its colour-to-ink tables limited to the printer's total ink
-/// (`ICCProfile.inkLimited`). The same profile is embedded as the output intent. PDF/X-1a (PDF 1.3) has no transparency, so Ghostscript flattens a
-/// page that uses any (cairo's alpha fills, soft-masked images) into one image at
-/// `transparencyResolution`; pages without transparency stay vector.
+/// The press profile is Ghostscript's SWOP-like CMYK profile with its colour-to-ink tables held
+/// under the printer's total ink (`ICCProfile.inkLimited`). The pictures of a book come already
+/// converted, as CMYK JPEGs (`CMYKPictures`), and pass through untouched. PDF/X-1a has no
+/// transparency: bookrender draws none for such a printer, and a file that has some is refused
+/// with the page named, never flattened behind the caller's back.
 public enum CMYKConverter {
     public struct Options: Sendable, Equatable {
         /// Total area coverage in percent (C+M+Y+K); nil converts with the base profile unlimited.
@@ -20,34 +22,28 @@ public enum CMYKConverter {
         public var outputConditionIdentifier: String
         public var outputCondition: String
         public var registryName: String
-        /// Pixels per inch for pages Ghostscript has to flatten.
-        public var transparencyResolution: Int
-        /// Flate instead of JPEG for every converted image: bigger files, but no JPEG ringing that
-        /// could push a pixel over the ink limit, and no second generation of JPEG loss.
-        public var losslessImages: Bool
         /// Which text and rules print in black ink alone (nil: all colours converted alike).
         public var blackText: BlackText.Rule? = .standard
-        /// The Ghostscript executable: a path, or a name looked up on PATH.
-        public var ghostscript: String
-        /// Ghostscript's own profile folder (default_rgb.icc, default_gray.icc…), copied for the run.
-        public var ghostscriptProfiles: URL
 
         public init(totalInkLimit: Double? = 240,
                     baseProfile: URL = URL(fileURLWithPath: "/usr/share/color/icc/ghostscript/default_cmyk.icc"),
                     outputConditionIdentifier: String = "CGATS TR 001",
                     outputCondition: String = "U.S. Web Coated (SWOP) printing, Ghostscript's default CMYK profile",
-                    registryName: String = "http://www.color.org",
-                    transparencyResolution: Int = 600, losslessImages: Bool = true, ghostscript: String = "gs",
-                    ghostscriptProfiles: URL = URL(fileURLWithPath: "/usr/share/color/icc/ghostscript", isDirectory: true)) {
+                    registryName: String = "http://www.color.org") {
             self.totalInkLimit = totalInkLimit; self.baseProfile = baseProfile
             self.outputConditionIdentifier = outputConditionIdentifier; self.outputCondition = outputCondition
-            self.registryName = registryName; self.transparencyResolution = transparencyResolution
-            self.losslessImages = losslessImages; self.ghostscript = ghostscript
-            self.ghostscriptProfiles = ghostscriptProfiles
+            self.registryName = registryName
         }
 
         /// IngramSpark: PDF/X-1a, CMYK, at most 240 % ink.
         public static let ingramSpark = Options(totalInkLimit: 240)
+
+        /// The same with a print profile's ink limit (nil: no limit).
+        public static func limited(to maxInk: Double?) -> Options {
+            var options = Options.ingramSpark
+            options.totalInkLimit = maxInk
+            return options
+        }
     }
 
     /// How far under the printer's limit the profile's grid is held. Between grid points the colour
@@ -58,141 +54,48 @@ public enum CMYKConverter {
     /// Converts `input` (RGB or grey) to CMYK PDF/X-1a at `output`, written atomically. `plan` is
     /// applied afterwards; pages without boxes in the plan keep the input's TrimBox and BleedBox
     /// (or the MediaBox), dates missing from the plan are the input's (never the clock's).
-    public static func convertToPDFX1a(_ input: URL, to output: URL, plan: FinishingPlan, options: Options = .ingramSpark) throws {
-        try TemporaryFiles.withScratchFolder("pdfx") { work in
-            try convert(input, to: output, plan: plan, options: options, work: work)
+    /// `transform`: one made already for `options` (a book's pictures were converted with it).
+    public static func convertToPDFX1a(_ input: URL, to output: URL, plan: FinishingPlan, options: Options = .ingramSpark,
+                                       transform: CMYKTransform? = nil) throws {
+        var finalPlan = try completedPlan(plan, from: input)
+        // PDF/UA is built on PDF 1.7; a PDF/X-1a file is PDF 1.3, its tags kept but claiming no more.
+        finalPlan.metadata?.pdfUAPart = nil
+        let doc = try QPDFDocument(reading: input, mapping: true)
+        if let (page, what) = try PageTransparency.found(in: doc).min(by: { $0.key < $1.key }) {
+            throw FinishingError("\(input.path): page \(page + 1) uses transparency (\(what)), which PDF/X-1a does not have; draw it without")
         }
-    }
-
-    private static func convert(_ input: URL, to output: URL, plan: FinishingPlan, options: Options, work: URL) throws {
-        let finalPlan = try completedPlan(plan, from: input)
-        let profiles = work.appendingPathComponent("icc", isDirectory: true)
-        try AtomicOutput.makeFolder(profiles)
-        let available = (try? FileManager.default.contentsOfDirectory(atPath: options.ghostscriptProfiles.path)) ?? []
-        for name in available where name.hasSuffix(".icc") {
-            do {
-                try FileManager.default.copyItem(at: options.ghostscriptProfiles.appendingPathComponent(name),
-                                                 to: profiles.appendingPathComponent(name))
-            } catch {
-                throw OutputError("cannot copy \(name) into the scratch folder \(profiles.path): \(AtomicOutput.reason(error))")
+        let transform = try transform ?? CMYKTransform(profile: try outputProfile(options),
+                                                       inkLimit: options.totalInkLimit.map { $0 - inkLimitHeadroom })
+        try AtomicOutput.withTemporaryFile(for: output, suffix: "cmyk.pdf") { converted in
+            var message = [CChar](repeating: 0, count: 1024)
+            let rule = options.blackText ?? BlackText.Rule(maxLevel: -1, maxSpread: 0, maxLineWidth: 0)
+            let black = content_black_rule(max_level: rule.maxLevel, max_spread: rule.maxSpread, max_line_width: rule.maxLineWidth)
+            guard content_convert_cmyk(input.path, converted.path, black, transform.contentConverter, &message, message.count) == 0 else {
+                throw FinishingError("converting \(input.path) to CMYK: \(String(cString: message))")
             }
+            finalPlan.outputIntent = FinishingPlan.OutputIntent(
+                profileData: transform.profile, outputConditionIdentifier: options.outputConditionIdentifier,
+                outputCondition: options.outputCondition, registryName: options.registryName, info: options.outputCondition)
+            try PDFFinisher.finish(converted, plan: finalPlan, to: output, forPDFX: true)
         }
-        guard available.contains("default_rgb.icc"), available.contains("default_gray.icc") else {
-            throw FinishingError("Ghostscript's ICC profiles are not in \(options.ghostscriptProfiles.path) (Debian's ghostscript package installs them)")
-        }
-        let profile = profiles.appendingPathComponent("default_cmyk.icc")
-        try? FileManager.default.removeItem(at: profile)
-        try writeScratch(try outputProfile(options), to: profile)
-        let definition = work.appendingPathComponent("pdfx-def.ps")
-        try writeScratch(Data(pdfxDefinition(profile: profile, options: options).utf8), to: definition)
-
-        var source = input
-        if let rule = options.blackText {
-            source = work.appendingPathComponent("black-text.pdf")
-            try BlackText.setInGray(input, to: source, rule: rule)
-        }
-        let converted = work.appendingPathComponent("converted.pdf")
-        try runGhostscript(arguments(input: source, output: converted, profile: profile, definition: definition, options: options),
-                           executable: options.ghostscript, work: work)
-        var plan = finalPlan
-        // Ghostscript's pdfwrite keeps no structure tree: a PDF/X-1a file for the press comes out
-        // untagged, so there are no figures left to describe.
-        if try !QPDFDocument(reading: converted).hasStructureTree {
-            plan.figureAltTexts = nil
-            plan.paragraphs = nil
-            plan.metadata?.pdfUAPart = nil
-        }
-        try PDFFinisher.finish(converted, plan: plan, to: output, forPDFX: true)
-    }
-
-    /// The same with the default options and a print profile's ink limit (nil: no limit).
-    public static func convertToPDFX1a(_ input: URL, to output: URL, plan: FinishingPlan, maxInk: Double?) throws {
-        var options = Options.ingramSpark
-        options.totalInkLimit = maxInk
-        try convertToPDFX1a(input, to: output, plan: plan, options: options)
     }
 
     /// The profile colours are converted with and that the output intent carries.
     public static func outputProfile(_ options: Options) throws -> Data {
         let base: Data
         do { base = try Data(contentsOf: options.baseProfile) } catch {
-            throw FinishingError("cannot read the CMYK profile \(options.baseProfile.path) (Debian's ghostscript package installs it): \(error.localizedDescription)")
+            throw FinishingError("cannot read the CMYK profile \(options.baseProfile.path) (Debian's libgs-common package installs it): \(error.localizedDescription)")
         }
         guard let limit = options.totalInkLimit else { return base }
         return try ICCProfile.inkLimited(base, totalInk: limit - inkLimitHeadroom,
                                          description: "Artifex CMYK SWOP Profile, total ink limited to \(format(limit)) %")
     }
 
-    /// The Ghostscript command line (without the executable); `profile` is the output profile,
-    /// named `default_cmyk.icc` in a copy of Ghostscript's profile folder.
-    public static func arguments(input: URL, output: URL, profile: URL, definition: URL, options: Options) -> [String] {
-        var args = [
-            "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER",
-            "--permit-file-read=\(profile.deletingLastPathComponent().path)/",
-            "-sDEVICE=pdfwrite", "-dPDFX=true", "-dCompatibilityLevel=1.3",
-            "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
-            "-sICCProfilesDir=\(profile.deletingLastPathComponent().path)/",
-            "-r\(options.transparencyResolution)",
-            "-dEmbedAllFonts=true", "-dSubsetFonts=true",
-            "-dDownsampleColorImages=false", "-dDownsampleGrayImages=false", "-dDownsampleMonoImages=false",
-            "-dPassThroughJPEGImages=false",
-        ]
-        if options.losslessImages {
-            args += ["-dAutoFilterColorImages=false", "-dColorImageFilter=/FlateEncode",
-                     "-dAutoFilterGrayImages=false", "-dGrayImageFilter=/FlateEncode"]
-        }
-        args += ["-sOutputFile=\(output.path)", definition.path, input.path]
-        return args
-    }
-
-    /// Ghostscript's `lib/PDFX_def.ps`, written for PDF/X-1a with our profile: the version keys
-    /// in the info dictionary, the profile as a stream, the output intent in the catalog.
-    static func pdfxDefinition(profile: URL, options: Options) -> String {
-        """
-        %!
-        % PDF/X-1a:2001 definitions for pdfwrite (after Ghostscript's lib/PDFX_def.ps).
-        [ /GTS_PDFXVersion (PDF/X-1:2001)
-          /GTS_PDFXConformance (PDF/X-1a:2001)
-          /Trapped /False
-        /DOCINFO pdfmark
-
-        [/_objdef {icc_PDFX} /type /stream /OBJ pdfmark
-        [{icc_PDFX} << /N 4 >> /PUT pdfmark
-        [{icc_PDFX} \(postScriptString(profile.path)) (r) file /PUT pdfmark
-
-        [/_objdef {OutputIntent_PDFX} /type /dict /OBJ pdfmark
-        [{OutputIntent_PDFX} <<
-          /Type /OutputIntent
-          /S /GTS_PDFX
-          /OutputCondition \(postScriptString(options.outputCondition))
-          /Info \(postScriptString(options.outputCondition))
-          /OutputConditionIdentifier \(postScriptString(options.outputConditionIdentifier))
-          /RegistryName \(postScriptString(options.registryName))
-          /DestOutputProfile {icc_PDFX}
-        >> /PUT pdfmark
-        [{Catalog} << /OutputIntents [ {OutputIntent_PDFX} ] >> /PUT pdfmark
-
-        """
-    }
-
-    /// A PostScript string literal; bytes outside printable ASCII as octal escapes.
-    static func postScriptString(_ s: String) -> String {
-        var out = "("
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "\\"): out += "\\" + String(UnicodeScalar(byte))
-            case 0x20..<0x7F: out += String(UnicodeScalar(byte))
-            default: out += "\\" + String(byte, radix: 8).leftPadded(to: 3)
-            }
-        }
-        return out + ")"
-    }
-
-    /// Fills in what must not come from Ghostscript: boxes from the input when the plan has none,
-    /// dates from the input (Ghostscript would stamp the clock), `/Trapped /False` for PDF/X.
+    /// Fills in what the plan leaves open: boxes from the input when the plan has none, dates
+    /// from the input, `/Trapped /False` and the PDF/X version keys.
     static func completedPlan(_ plan: FinishingPlan, from input: URL) throws -> FinishingPlan {
         var plan = plan
-        let doc = try QPDFDocument(reading: input)
+        let doc = try QPDFDocument(reading: input, mapping: true)
         if plan.pages.isEmpty {
             for i in 0..<(try doc.pageCount) {
                 let page = try doc.page(i)
@@ -219,63 +122,11 @@ public enum CMYKConverter {
         plan.info.creationDate = created ?? fallback
         plan.info.modificationDate = try plan.info.modificationDate ?? inputDate("/ModDate") ?? created ?? fallback
         plan.info.trapped = false
+        plan.info.pdfx = .x1a2001
         return plan
-    }
-
-    /// Runs Ghostscript in `work`; `purpose` names the step in its errors.
-    static func runGhostscript(_ arguments: [String], executable: String, work: URL,
-                               purpose: String = "converting to PDF/X-1a") throws {
-        let process = Process()
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-        } else {
-            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-            guard let dir = path.split(separator: ":").first(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(executable)") }) else {
-                throw FinishingError("Ghostscript (\(executable)) is not installed; scripts/install-deps.sh installs Debian's ghostscript")
-            }
-            process.executableURL = URL(fileURLWithPath: "\(dir)/\(executable)")
-        }
-        process.arguments = arguments
-        process.currentDirectoryURL = work
-        // To files, not pipes: a chatty run must not block on a full pipe.
-        let outURL = work.appendingPathComponent("gs.out"), errURL = work.appendingPathComponent("gs.err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        defer { try? out.close(); try? err.close() }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
-            throw FinishingError("cannot start Ghostscript: \(error.localizedDescription)")
-        }
-        // Killed with the run when it is stopped: its output would be of no use.
-        let token = TemporaryFiles.track(childProcess: process.processIdentifier, signal: SIGKILL)
-        process.waitUntilExit()
-        TemporaryFiles.forget(token)
-        let messages = [outURL, errURL].compactMap { try? String(contentsOf: $0, encoding: .utf8) }
-            .joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0 else {
-            throw FinishingError("Ghostscript failed (exit \(process.terminationStatus)): \(messages.suffix(2000))")
-        }
-        // pdfwrite reports PDF/X violations it could not repair as errors but may still exit 0.
-        if messages.range(of: #"(?i)\berror\b"#, options: .regularExpression) != nil {
-            throw FinishingError("Ghostscript reported problems \(purpose): \(messages.suffix(2000))")
-        }
-    }
-
-    /// A file of the scratch folder; a full temporary folder is a write failure naming it.
-    private static func writeScratch(_ data: Data, to url: URL) throws {
-        do { try data.write(to: url) } catch {
-            throw OutputError("cannot write the scratch file \(url.path): \(AtomicOutput.reason(error))")
-        }
     }
 
     static func format(_ v: Double) -> String {
         v == v.rounded() ? String(Int(v)) : String(v)
     }
-}
-
-private extension String {
-    func leftPadded(to n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
 }

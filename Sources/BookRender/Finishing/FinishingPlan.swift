@@ -113,8 +113,8 @@ public struct FinishingPlan: Sendable, Equatable {
     /// Replaces the catalog's `/OutputIntents` with this one.
     public var outputIntent: OutputIntent?
     /// false: the file must have no transparency (PDF/X-1a, KDP, Lulu). cairo's page groups go,
-    /// and a page that draws with transparency is flattened into one picture by Ghostscript
-    /// (`TransparencyFlattener`), which only `PDFFinisher.finish` can do, not the in-place update.
+    /// and a page that still draws with transparency is refused (`PageTransparency` names what):
+    /// bookrender draws none for such a printer.
     public var transparency = true
     /// For a tagged PDF: each `Figure` structure element's `/Alt`, in the structure tree's order
     /// (an empty string writes none). nil leaves the structure as it is.
@@ -172,6 +172,14 @@ public struct FinishingPlan: Sendable, Equatable {
         public var modificationDate: PDFDate?
         /// `/Trapped` (`/True` or `/False`); PDF/X requires the key.
         public var trapped: Bool?
+        /// The PDF/X version the file conforms to (`/GTS_PDFXVersion`, `/GTS_PDFXConformance`).
+        public var pdfx: PDFX?
+
+        public struct PDFX: Sendable, Equatable {
+            public var version: String
+            public var conformance: String
+            public static let x1a2001 = PDFX(version: "PDF/X-1:2001", conformance: "PDF/X-1a:2001")
+        }
 
         public init(title: String? = nil, author: String? = nil, subject: String? = nil, keywords: [String]? = nil,
                     creator: String? = nil, producer: String? = nil, creationDate: PDFDate? = nil,
@@ -241,7 +249,9 @@ public struct FinishingPlan: Sendable, Equatable {
 
     /// The printing condition the colours were prepared for (`/S /GTS_PDFX`), with its ICC profile.
     public struct OutputIntent: Sendable, Equatable {
+        /// The ICC profile's file, or its bytes (`profileData`), which take precedence.
         public var profile: URL
+        public var profileData: Data?
         public var outputConditionIdentifier: String
         public var outputCondition: String?
         public var registryName: String?
@@ -251,6 +261,13 @@ public struct FinishingPlan: Sendable, Equatable {
                     registryName: String? = "http://www.color.org", info: String? = nil) {
             self.profile = profile; self.outputConditionIdentifier = outputConditionIdentifier
             self.outputCondition = outputCondition; self.registryName = registryName; self.info = info
+        }
+
+        public init(profileData: Data, outputConditionIdentifier: String, outputCondition: String? = nil,
+                    registryName: String? = "http://www.color.org", info: String? = nil) {
+            self.init(profile: URL(fileURLWithPath: "/dev/null"), outputConditionIdentifier: outputConditionIdentifier,
+                      outputCondition: outputCondition, registryName: registryName, info: info)
+            self.profileData = profileData
         }
     }
 }
@@ -307,7 +324,7 @@ extension FinishingPlan {
             }
             previous = range.startPageIndex
         }
-        if let intent = outputIntent, !FileManager.default.isReadableFile(atPath: intent.profile.path) {
+        if let intent = outputIntent, intent.profileData == nil, !FileManager.default.isReadableFile(atPath: intent.profile.path) {
             throw FinishingError("output intent profile \(intent.profile.path) cannot be read")
         }
     }

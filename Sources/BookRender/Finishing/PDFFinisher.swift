@@ -15,40 +15,35 @@ public enum PDFFinisher {
         try finish(input, plan: plan, to: output, forPDFX: false)
     }
 
-    /// `forPDFX`: writes no object streams, which PDF 1.3 (PDF/X-1a) does not have.
+    /// `forPDFX`: PDF 1.3 (PDF/X-1a) without object streams, page groups or interpolated images.
     static func finish(_ input: URL, plan: FinishingPlan, to output: URL, forPDFX: Bool) throws {
-        guard !plan.transparency else { return try finish(input, reading: input, plan: plan, to: output, forPDFX: forPDFX) }
-        try TemporaryFiles.withScratchFolder("flatten") { work in
-            let flattened = try TransparencyFlattener.flatten(input, work: work)
-            var plan = plan
-            // A flattened page's text is a picture now, outside the structure tree.
-            if flattened != input { plan.metadata?.pdfUAPart = nil }
-            try finish(input, reading: flattened, plan: plan, to: output, forPDFX: forPDFX)
-        }
-    }
-
-    /// `source`: the file to read, `input` with its transparency flattened or `input` itself.
-    private static func finish(_ input: URL, reading source: URL, plan: FinishingPlan, to output: URL, forPDFX: Bool) throws {
-        let doc = try QPDFDocument(reading: source)
-        try apply(plan, to: doc, input: input, source: source)
-        if !plan.transparency { try TransparencyFlattener.removePageGroups(doc) }
+        let doc = try QPDFDocument(reading: input)
+        if !plan.transparency || forPDFX { try refuseTransparency(doc, in: input) }
+        try apply(plan, to: doc, input: input, source: input)
+        if !plan.transparency || forPDFX { try PageGroups.remove(doc) }
         if forPDFX { try removeInterpolation(doc) }
 
         // Without this qpdf would keep the first half of an existing (clock-based) ID.
         try doc.remove(try doc.trailer(), "/ID")
 
         var options = QPDFDocument.WriteOptions()
-        if forPDFX { options.objectStreams = qpdf_o_disable }
+        if forPDFX {
+            options.objectStreams = qpdf_o_disable
+            options.version = "1.3"
+        }
         try AtomicOutput.write(to: output) { tmp in try doc.write(to: tmp, naming: output, options: options) }
     }
 
-    /// Finishes a PDF cairo just drew into `file`: in place when it can, rewritten whole when
-    /// pages must be flattened (a profile without transparency, a page that still has some).
+    /// Finishes a PDF cairo just drew into `file`, in place.
     static func finishDrawn(_ file: URL, as target: URL, plan: FinishingPlan, contentDigest: String) throws {
-        if !plan.transparency, try TransparencyFlattener.needsFlattening(file) {
-            try finish(file, plan: plan, to: file)
-        } else {
-            try finishInPlace(file, as: target, plan: plan, contentDigest: contentDigest)
+        try finishInPlace(file, as: target, plan: plan, contentDigest: contentDigest)
+    }
+
+    /// A printer that takes no transparency gets none: a page that still has some is a fault of
+    /// the drawing (or of a PDF from elsewhere), named with what it uses.
+    static func refuseTransparency(_ doc: QPDFDocument, in file: URL) throws {
+        if let (page, what) = try PageTransparency.found(in: doc).min(by: { $0.key < $1.key }) {
+            throw FinishingError("\(file.path): page \(page + 1) uses transparency (\(what)), which the printer does not take")
         }
     }
 
@@ -65,11 +60,8 @@ public enum PDFFinisher {
             let doc = try QPDFDocument(reading: file, mapping: true)
             try apply(plan, to: doc, input: file, source: file)
             if !plan.transparency {
-                // A flattened page brings new streams, which an update in place cannot write.
-                guard try PageTransparency.pages(in: doc).isEmpty else {
-                    throw FinishingError("\(file.path) has pages with transparency to flatten; they need a whole rewrite (finish)")
-                }
-                try TransparencyFlattener.removePageGroups(doc)
+                try refuseTransparency(doc, in: file)
+                try PageGroups.remove(doc)
             }
             update = try IncrementalUpdate(doc)
             release.start(doc)
@@ -184,6 +176,10 @@ public enum PDFFinisher {
             }
         }
         if let trapped = info.trapped { try doc.set(dict, "/Trapped", try doc.name(trapped ? "True" : "False")) }
+        if let pdfx = info.pdfx {
+            try doc.set(dict, "/GTS_PDFXVersion", try doc.text(pdfx.version))
+            try doc.set(dict, "/GTS_PDFXConformance", try doc.text(pdfx.conformance))
+        }
     }
 
     private static func writeCatalog(_ plan: FinishingPlan, pages: [QPDFDocument.Handle], into doc: QPDFDocument) throws {
@@ -263,8 +259,12 @@ public enum PDFFinisher {
 
     private static func outputIntent(_ intent: FinishingPlan.OutputIntent, doc: QPDFDocument) throws -> QPDFDocument.Handle {
         let profile: Data
-        do { profile = try Data(contentsOf: intent.profile) } catch {
-            throw FinishingError("cannot read output intent profile \(intent.profile.path): \(error.localizedDescription)")
+        if let data = intent.profileData {
+            profile = data
+        } else {
+            do { profile = try Data(contentsOf: intent.profile) } catch {
+                throw FinishingError("cannot read output intent profile \(intent.profile.path): \(error.localizedDescription)")
+            }
         }
         let components = try ICCProfile.componentCount(profile, path: intent.profile.path)
         let stream = try doc.indirect(try doc.stream(data: profile, dictionary: [("/N", try doc.integer(components))]))

@@ -346,6 +346,8 @@ final class QPDFDocument {
     struct WriteOptions {
         /// Keep the input's object streams as they are; PDF/X-1a (PDF 1.3) must have none.
         var objectStreams: qpdf_object_stream_e = qpdf_o_preserve
+        /// The PDF version the file declares, whatever the input's (PDF/X-1a: "1.3").
+        var version: String?
     }
 
     /// Writes the whole file to `url`. The ID is derived from the content, not the clock.
@@ -354,6 +356,7 @@ final class QPDFDocument {
         try writing(target ?? url) { qpdf_init_write($0, url.path) }
         try call(in: "writing") { qpdf_set_deterministic_ID($0, 1) }
         try call(in: "writing") { qpdf_set_object_stream_mode($0, options.objectStreams) }
+        if let version = options.version { try call(in: "writing") { qpdf_force_pdf_version($0, version) } }
         try writing(target ?? url) { qpdf_write($0) }
         let warnings = drainWarnings()
         if !warnings.isEmpty {

@@ -25,11 +25,23 @@ typedef struct {
 int content_black_to_gray(const char *input, const char *output, content_black_rule rule,
                           char *error, size_t error_size);
 
-/// Copies the PDF at `input` to `output` with page `pages[k]` (from 0) drawn as page k of
-/// `replacement`: its contents and resources, the page object and its other keys kept, its
-/// `/Group` removed. The output gets a deterministic /ID. Returns 0, or 1 with a message in `error`.
-int content_replace_pages(const char *input, const char *replacement, const int *pages, size_t count,
-                          const char *output, char *error, size_t error_size);
+/// Colours and pixels from sRGB to a printer's CMYK (a colour transform of the caller's).
+typedef struct {
+    void *context;
+    /// One colour, RGB 0…1 in, CMYK 0…1 out.
+    void (*colour)(void *context, double r, double g, double b, double cmyk[4]);
+    /// `count` pixels of 8-bit RGB in, 8-bit CMYK out (0 no ink).
+    void (*pixels)(void *context, const unsigned char *rgb, unsigned char *cmyk, size_t count);
+} content_cmyk_converter;
+
+/// Copies the PDF at `input` to `output` in CMYK: every DeviceRGB colour set in the contents of
+/// its pages, the forms they use and the glyphs of its Type 3 fonts as DeviceCMYK through
+/// `convert`, except that the text and thin strokes `rule` counts as black are set in DeviceGray 0
+/// (black ink alone); every 8-bit DeviceRGB image converted to DeviceCMYK, and no image
+/// interpolated. DeviceGray stays grey (the black plate). No object streams; a deterministic /ID.
+/// Returns 0, or 1 with a message in `error`.
+int content_convert_cmyk(const char *input, const char *output, content_black_rule rule, content_cmyk_converter convert,
+                         char *error, size_t error_size);
 
 /// Gives one page's content stream (`content`: decoded, or with `compressed` the zlib data of a
 /// FlateDecode stream) every graphics object painted outside marked content (a painted path, `Do`,

@@ -13,4 +13,5 @@
 #include "shim_temporaries.h"
 #include "shim_json_text.h"
 #include "shim_interrupt.h"
+#include "shim_cmyk.h"
 #endif
