@@ -13,6 +13,8 @@ final class LayoutContext {
     var chapters: [(title: String, page: Int)] = []
     /// The contents pages kept for `Contents.fill`, by index in `pages`.
     var contentsPages: [Int] = []
+    /// Spread crops already searched, for a picture on many spreads.
+    var spreadCrops: [SpreadCropKey: SpreadCrop.Outcome] = [:]
 
     var tokens: DesignTokens { book.tokens }
     var palette: Palette { book.tokens.palette }

@@ -88,3 +88,11 @@ enum SpreadCrop {
         return subject.boxShare(in: inner) >= 1 - graze && subject.boxShare(in: fold) <= graze
     }
 }
+
+/// What a spread's crop depends on: the picture, where its subject is, and the spread's geometry.
+struct SpreadCropKey: Hashable {
+    var picture: String
+    var box: [Double]
+    var geometry: [Double]
+    var fit: String
+}

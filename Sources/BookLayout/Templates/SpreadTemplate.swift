@@ -29,8 +29,14 @@ struct SpreadTemplate: PageTemplate {
         switch page.image {
         case .asset(let asset):
             let fit = spread.fit ?? .cover
-            let crop = SpreadCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
-                                        in: spreadBox, trim: trim, fold: w, subject: page.subject, fit: fit)
+            // One picture on many spreads (or a book laid out again) is cropped once.
+            let key = SpreadCropKey(picture: asset.id, box: page.subject.map { [$0.box.x, $0.box.y, $0.box.width, $0.box.height,
+                                                                               $0.centre.x, $0.centre.y] } ?? [],
+                                    geometry: [spreadBox.x, spreadBox.y, spreadBox.width, spreadBox.height, trim.x, trim.width, w],
+                                    fit: fit.rawValue)
+            let crop = ctx.spreadCrops[key] ?? SpreadCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
+                                                                in: spreadBox, trim: trim, fold: w, subject: page.subject, fit: fit)
+            ctx.spreadCrops[key] = crop
             let placed = crop.placement
             if page.subject != nil, !crop.clear || crop.zoom > 1 {
                 ctx.findings.append(Finding(.warning, .other, sourcePage: page.index,
