@@ -181,9 +181,9 @@ import BookRenderKit
         #expect(try Data(contentsOf: pdf) == Data(contentsOf: again), "\(sample): two exports differ")
     }
 
-    /// A profile without transparency has cairo's pages flattened and the file finished by a whole
-    /// rewrite through qpdf rather than in place; its pages are marked the same way.
-    @Test func aRewrittenFileIsMarkedToo() throws {
+    /// A printer's profile (no transparency, the paper left unprinted, its own boxes) finishes the
+    /// file with more changes than a plain export; its pages are marked the same way.
+    @Test func aPrintersFileIsMarkedToo() throws {
         let work = try temporaryDirectory("artifacts-rewritten")
         defer { try? FileManager.default.removeItem(at: work) }
         let pdf = work.appendingPathComponent("book.pdf")
@@ -193,10 +193,7 @@ import BookRenderKit
         // The sample is too short for KDP and has a placeholder: preflight's findings, not ours.
         options.force = true
         _ = try document.export(options)
-        let bytes = try Data(contentsOf: pdf)
-        // One end of file: written whole, not updated in place.
-        #expect(bytes.ranges(of: Data("%%EOF".utf8)).count == 1)
-        _ = try run("qpdf", ["--check", pdf.path])
+        #expect(try run("qpdf", ["--check", pdf.path]).status == 0)
         #expect(try run("pdfinfo", [pdf.path]).stdout.contains(/Tagged:\s+yes/))
         let pages = try Self.pageContents(pdf, work: work)
         #expect(!pages.isEmpty)

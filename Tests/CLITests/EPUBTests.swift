@@ -54,7 +54,7 @@ import BookTestSupport
     /// the same pages exported as PNGs at the viewport's resolution (144 dpi). A page of body text
     /// is compared at a quarter of its size: the browser's glyph edges are not cairo's pixel for
     /// pixel, but each word must be where the page has it.
-    @Test(arguments: [("storybook/book.json", 2, 100, 0.002), ("memoir/book.json", 16, 25, 0.03)])
+    @Test(arguments: [("storybook/book.json", 4, 100, 0.002), ("memoir/book.json", 16, 25, 0.03)])
     func pagesInABrowserLookLikeThePNGPages(_ sample: String, _ page: Int, _ percent: Int, _ allowed: Double) throws {
         let dir = try temporaryDirectory("epub")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -11,7 +11,8 @@ import BookRenderKit
     func scratch(_ pages: String) throws -> URL {
         let dir = try temporaryDirectory("report")
         try run("convert", ["-size", "300x400", "gradient:#88CCEE-#FFEEAA", dir.appendingPathComponent("ok.jpg").path])
-        let json = #"{"schema": 1, "kind": "storybook", "title": "Report", "pages": \#(pages)}"#
+        // No "The End" page: the pages counted are the cover and the book's own.
+        let json = #"{"schema": 1, "kind": "storybook", "title": "Report", "matter": {"theEnd": false}, "pages": \#(pages)}"#
         try Data(json.utf8).write(to: dir.appendingPathComponent("book.json"))
         return dir
     }
