@@ -4,7 +4,7 @@ import BookModel
 /// Builds prompts from named sections, so each part can be checked on its own and the order is fixed.
 public struct PromptBuilder: Sendable {
     public enum Section: String, CaseIterable, Sendable {
-        case scene, characters, consistencyGuide, styleReference, artStyle, aspectRatio, noText, quality
+        case scene, characters, consistencyGuide, styleReference, artStyle, aspectRatio, composition, noText, quality
     }
 
     public var book: Book
@@ -25,6 +25,7 @@ public struct PromptBuilder: Sendable {
         if hasStyleReference { out.append((.styleReference, styleReference(hasCharacterReference: hasCharacterReference))) }
         out.append((.artStyle, artStyle()))
         out.append((.aspectRatio, aspectRatio(job.aspect)))
+        out.append((.composition, composition(for: job)))
         out.append((.noText, Self.noText))
         out.append((.quality, Self.quality))
         return out
@@ -95,6 +96,45 @@ public struct PromptBuilder: Sendable {
     func aspectRatio(_ aspect: AspectRatio) -> String {
         let orientation = aspect.isPortrait ? "VERTICAL portrait orientation" : aspect.isLandscape ? "HORIZONTAL landscape orientation" : "square"
         return "ASPECT RATIO: \(aspect.gemini) (\(orientation)); fill the whole frame, no borders."
+    }
+
+    /// Where the layout will set words on the picture and where the fold falls, so the art leaves
+    /// room for them: the words stand over a quiet part of the art (the head of a portrait or
+    /// square page, the head or a side of a landscape one), a spread is folded down its middle,
+    /// and a subject near an edge is cut by the trim.
+    func composition(for job: IllustrationJob) -> String {
+        let landscape = job.aspect.isLandscape
+        let quiet = landscape ? "the upper third or the left or right third" : "the upper third"
+        var lines: [String] = []
+        switch job.kind {
+        case .cover:
+            lines.append("Keep \(quiet) quiet (open sky, a plain wall or ground, no figure or detail there): the title is set there.")
+        case .page where isSpread(job):
+            lines.append("This picture spans two facing pages folded down its middle: no figure, face or important detail in the middle tenth.")
+            lines.append("Keep \(quiet) of each half quiet (open sky, plain ground): the words are set there.")
+        case .page where hasWords(job):
+            lines.append("Keep \(quiet) quiet (open sky, plain ground, a flat wall; no figure or detail there): the page's words are set there.")
+        default:
+            break
+        }
+        lines.append("Keep every figure whole and at least a tenth of the picture's width and height away from its edges: the edges are trimmed.")
+        return "COMPOSITION: " + lines.joined(separator: " ")
+    }
+
+    private func page(_ job: IllustrationJob) -> Page? {
+        job.pageIndex.flatMap { book.pages.indices.contains($0) ? book.pages[$0] : nil }
+    }
+
+    private func isSpread(_ job: IllustrationJob) -> Bool {
+        if case .spread? = page(job)?.content { return true }
+        return false
+    }
+
+    private func hasWords(_ job: IllustrationJob) -> Bool {
+        switch page(job)?.content {
+        case .illustration(let p)?: return !(p.text ?? "").isEmpty || !(p.caption ?? "").isEmpty
+        default: return false
+        }
     }
 
     static let noText = "NO TEXT: Do not draw any text, letters, words, numbers, captions or signatures in the image."

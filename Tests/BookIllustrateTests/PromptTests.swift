@@ -51,7 +51,7 @@ import BookHTTP
 
     @Test func sectionsInOrderAndEachPresent() {
         let sections = PromptBuilder(book: book([jeremy])).sections(for: job, hasCharacterReference: true, hasStyleReference: true)
-        #expect(sections.map(\.section) == [.scene, .characters, .consistencyGuide, .styleReference, .artStyle, .aspectRatio, .noText, .quality])
+        #expect(sections.map(\.section) == [.scene, .characters, .consistencyGuide, .styleReference, .artStyle, .aspectRatio, .composition, .noText, .quality])
         let text = Dictionary(uniqueKeysWithValues: sections.map { ($0.section, $0.text) })
         #expect(text[.scene] == "SCENE (page 1 of 1): Emma feeds the ducks.")
         #expect(text[.characters]!.contains("Emma — a girl with red boots"))
@@ -118,5 +118,28 @@ import BookHTTP
             #expect(d >= exp / 2 && d <= exp)
         }
         #expect(policy.delay(afterAttempt: 1, hint: 0.3) >= 0.3)
+    }
+
+    /// The art leaves room for what the layout puts on it: the words where they are set, the fold
+    /// of a spread, the trim at the edges.
+    @Test func thePromptSaysWhereTheWordsAndTheFoldWillBe() {
+        let pages = [Page(IllustrationPage(text: "Emma feeds the ducks.", scene: "a pond")),
+                     Page(SpreadPage(scene: "a wide meadow", leftText: "Left", rightText: "Right")),
+                     Page(IllustrationPage(scene: "ducks asleep"))]
+        let b = Book(kind: .storybook, title: "Ducks", pages: pages)
+        func composition(_ kind: IllustrationJob.Kind, _ index: Int?, _ aspect: AspectRatio) -> String {
+            let job = IllustrationJob(kind: kind, key: "k\(index ?? -1)", pageIndex: index, scene: "s", aspect: aspect, label: "l")
+            return PromptBuilder(book: b).sections(for: job, hasCharacterReference: false, hasStyleReference: false)
+                .first { $0.section == .composition }?.text ?? ""
+        }
+        let portrait = AspectRatio(width: 3, height: 4), wide = AspectRatio(width: 2, height: 1)
+        #expect(composition(.page, 0, portrait).contains("upper third quiet"))
+        #expect(composition(.page, 0, portrait).contains("words are set there"))
+        #expect(composition(.page, 1, wide).contains("middle tenth") && composition(.page, 1, wide).contains("left or right third"))
+        #expect(!composition(.page, 2, portrait).contains("words"), "a picture without words needs no quiet place")
+        #expect(composition(.cover, nil, portrait).contains("title is set there"))
+        for text in [composition(.page, 0, portrait), composition(.page, 2, portrait), composition(.cover, nil, portrait)] {
+            #expect(text.hasPrefix("COMPOSITION:") && text.contains("away from its edges"))
+        }
     }
 }
