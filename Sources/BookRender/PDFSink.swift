@@ -42,7 +42,14 @@ final class PDFSink {
         plainBody = plainStreams.body.pointer
         copiesOnAThread = copyingOnAThread
         replacing = name.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
-        guard let f = fopen(url.path, "wb") else { throw OutputError.cannotWrite(name ?? url) }
+        // A temporary (written under another name) was made by whoever named it: opened without
+        // creating it, so one that a stop has removed meanwhile is not made again to be left behind.
+        let temporary = name.map { $0.standardizedFileURL.path != url.standardizedFileURL.path } ?? false
+        let fd = open(url.path, O_WRONLY | O_TRUNC | O_CLOEXEC | (temporary ? 0 : O_CREAT), 0o666)
+        guard fd >= 0, let f = fdopen(fd, "wb") else {
+            if fd >= 0 { Glibc.close(fd) }
+            throw OutputError.cannotWrite(name ?? url)
+        }
         file = f
     }
 

@@ -89,6 +89,11 @@ int shim_temporaries_create_file(const char *path) {
         return -1;
     }
     close(fd);
+    /* A stop that began while the file was made may have passed its slot already. */
+    if (atomic_load(&stop_signal)) {
+        unlink(path);
+        wait_forever();
+    }
     return slot;
 }
 
@@ -100,6 +105,10 @@ int shim_temporaries_create_folder(const char *path) {
         shim_temporaries_forget(slot);
         errno = saved;
         return -1;
+    }
+    if (atomic_load(&stop_signal)) {
+        rmdir(path);
+        wait_forever();
     }
     return slot;
 }
@@ -204,13 +213,18 @@ int shim_temporaries_remove_leftovers(const char *leftovers, size_t length) {
     return removed;
 }
 
+/* Threads that go on writing while the process stops (a page's PNG, say) may add a file after the
+ * folder was emptied: it is emptied again until it can be removed, for a bounded time. */
 static void remove_folder(const char *path) {
-    int folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (folder >= 0) {
-        empty_folder(folder, 0);
-        close(folder);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        int folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (folder >= 0) {
+            empty_folder(folder, 0);
+            close(folder);
+        }
+        if (rmdir(path) == 0 || errno != ENOTEMPTY) return;
+        sleep_briefly();
     }
-    rmdir(path);
 }
 
 static int has_ended(pid_t pid) {
@@ -340,6 +354,9 @@ static _Atomic int crashing;
 static void crash_handler(int signal, siginfo_t *info, void *context) {
     (void)context;
     if (!atomic_exchange(&crashing, 1)) {
+        /* Other threads run on meanwhile: as in a stop, they make no new temporaries now. */
+        int none = 0;
+        atomic_compare_exchange_strong(&stop_signal, &none, signal);
         for (int i = 0; i < SLOTS; i++) {
             int expected = LIVE;
             if (!atomic_compare_exchange_strong(&slots[i].state, &expected, REMOVING)) continue;
