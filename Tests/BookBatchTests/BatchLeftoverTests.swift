@@ -28,25 +28,28 @@ import BookTestSupport
         return pid
     }
 
-    func startBatch(_ manifest: URL) throws -> Process {
+    /// The batch, and the temporary folder it and its jobs have to themselves.
+    func startBatch(_ manifest: URL) throws -> (Process, scratch: URL) {
         let p = Process()
         p.executableURL = try Repository.binary
         p.arguments = ["batch", manifest.path, "--jobs", "1"]
+        let scratch = try OutputFixtures.privateScratch(for: p)
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        return p
+        return (p, scratch)
     }
 
     @Test func aJobThatDiesHasItsTemporariesRemovedByTheBatch() throws {
         let (dir, manifest, out) = try longJob()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let batch = try startBatch(manifest)
+        let (batch, scratch) = try startBatch(manifest)
+        defer { try? FileManager.default.removeItem(at: scratch) }
         let job = try #require(jobWriting(in: [out], of: batch), "the job never wrote a temporary")
         kill(job, SIGKILL)
         try batch.waitForExit(within: 300, "the batch")
         #expect(batch.terminationStatus == 1, "the job failed, so the batch does")
-        #expect(OutputFixtures.temporaries(in: [out, out.appendingPathComponent("pages")], process: job) == [])
+        #expect(OutputFixtures.temporaries(in: [out, out.appendingPathComponent("pages")], process: job, scratch: scratch) == [])
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("book.pdf").path))
     }
 
@@ -54,14 +57,15 @@ import BookTestSupport
     func aStoppedBatchEndsByTheSignalAndLeavesNoTemporaries(signal: Int32) throws {
         let (dir, manifest, out) = try longJob()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let batch = try startBatch(manifest)
+        let (batch, scratch) = try startBatch(manifest)
+        defer { try? FileManager.default.removeItem(at: scratch) }
         let job = try #require(jobWriting(in: [out], of: batch), "the job never wrote a temporary")
         kill(batch.processIdentifier, signal)
         try batch.waitForExit(within: 300, "the batch")
         #expect(batch.terminationReason == .uncaughtSignal && batch.terminationStatus == signal,
                 "ended with \(batch.terminationStatus)")
-        #expect(OutputFixtures.temporaries(in: [out, out.appendingPathComponent("pages")], process: job) == [])
-        #expect(OutputFixtures.temporaries(in: [], process: batch.processIdentifier) == [])
+        #expect(OutputFixtures.temporaries(in: [out, out.appendingPathComponent("pages")], process: job, scratch: scratch) == [])
+        #expect(OutputFixtures.temporaries(in: [], process: batch.processIdentifier, scratch: scratch) == [])
         // The job has ended too (gone, or a zombie no one reaps yet): nothing is left writing.
         let state = (try? String(contentsOfFile: "/proc/\(job)/stat", encoding: .utf8))?.split(separator: ")").last?.dropFirst().first
         #expect(state == nil || state == "Z", "the job is still running")
@@ -110,6 +114,8 @@ import BookTestSupport
         let batch = Process()
         batch.executableURL = try Repository.binary
         batch.arguments = ["batch", manifest.path, "--jobs", "1", "--events", "--report", summary.path]
+        let scratch = try OutputFixtures.privateScratch(for: batch)
+        defer { try? FileManager.default.removeItem(at: scratch) }
         batch.standardOutput = eventsHandle
         batch.standardError = FileHandle.nullDevice
         try batch.run()
@@ -127,7 +133,7 @@ import BookTestSupport
         #expect((finished.first?["error"] as? String)?.contains("SIGTERM") == true, "\(finished)")
         let written = try JSONSerialization.jsonObject(with: Data(contentsOf: summary)) as? [String: Any]
         #expect(written?["cancelled"] as? Int == 1 && written?["failed"] as? Int == 0, "\(written ?? [:])")
-        #expect(OutputFixtures.temporaries(in: [out], process: job) == [])
+        #expect(OutputFixtures.temporaries(in: [out], process: job, scratch: scratch) == [])
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("book2.pdf").path))
     }
 }

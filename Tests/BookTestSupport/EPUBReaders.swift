@@ -31,6 +31,8 @@ public enum EPUBReaders {
         defer { try? FileManager.default.removeItem(at: profile) }
         let r = try run("chromium", ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
                                      "--user-data-dir=\(profile.path)", "--force-device-scale-factor=1",
+                                     // Fonts and pictures load before the shot, however busy the machine.
+                                     "--run-all-compositor-stages-before-draw", "--virtual-time-budget=30000",
                                      "--window-size=\(width),\(height)", "--screenshot=\(png.path)", xhtml.absoluteString], timeout: 120)
         guard r.status == 0, FileManager.default.fileExists(atPath: png.path) else {
             throw ToolError("chromium could not draw \(xhtml.lastPathComponent): \(r.stderr.suffix(600))")

@@ -36,8 +36,10 @@ public enum OutputFixtures {
     }
 
     /// The temporaries a bookrender run leaves in `folders` (`.NAME.partial-…`, `.pages.partial-…`)
-    /// and, for the process `pid`, in the temporary folder (`bookrender-PID-…`).
-    public static func temporaries(in folders: [URL], process pid: pid_t? = nil) -> [String] {
+    /// and, for the process `pid`, in its temporary folder (`bookrender-PID-…`): `scratch`, or the
+    /// shared one when nil. Give a process under test its own (`privateScratch`): on a busy machine
+    /// PIDs wrap, and a shared folder may hold what a killed process with the same PID left.
+    public static func temporaries(in folders: [URL], process pid: pid_t? = nil, scratch: URL? = nil) -> [String] {
         var found: [String] = []
         for folder in folders {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.contains(".partial-") {
@@ -45,12 +47,21 @@ public enum OutputFixtures {
             }
         }
         if let pid {
-            let tmp = FileManager.default.temporaryDirectory
+            let tmp = scratch ?? FileManager.default.temporaryDirectory
             for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp.path)) ?? [] where name.hasPrefix("bookrender-\(pid)-") {
                 found.append(tmp.appendingPathComponent(name).path)
             }
         }
         return found.sorted()
+    }
+
+    /// A new temporary folder for `process` alone (its `TMPDIR`), set before it runs.
+    public static func privateScratch(for process: Process) throws -> URL {
+        let dir = try temporaryDirectory("scratch")
+        var environment = process.environment ?? ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = dir.path
+        process.environment = environment
+        return dir
     }
 
     /// Waits until `condition` holds or `process` has ended; whether it holds.

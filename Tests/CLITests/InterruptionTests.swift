@@ -58,6 +58,8 @@ import BookTestSupport
                 let p = Process()
                 p.executableURL = URL(fileURLWithPath: binary)
                 p.arguments = export(book.path, to: pdf, pages, dpi: 200)
+                let scratch = try OutputFixtures.privateScratch(for: p)
+                defer { try? FileManager.default.removeItem(at: scratch) }
                 p.standardOutput = FileHandle.nullDevice
                 p.standardError = FileHandle.nullDevice
                 try p.run()
@@ -75,7 +77,7 @@ import BookTestSupport
                 try p.waitForExit(within: 300, "the stopped export")
 
                 let when = "\(moment), signal \(signal)"
-                #expect(OutputFixtures.temporaries(in: [dir, pages], process: p.processIdentifier) == [], "\(when)")
+                #expect(OutputFixtures.temporaries(in: [dir, pages], process: p.processIdentifier, scratch: scratch) == [], "\(when)")
                 let after = try outputs(pdf, pages)
                 #expect(after.pdf == previous.pdf || after.pdf == new.pdf, "\(when): the PDF is neither the previous one nor the new one")
                 #expect(after.pages == previous.pages || after.pages == new.pages,
@@ -106,13 +108,15 @@ import BookTestSupport
         let p = Process()
         p.executableURL = try Repository.binary
         p.arguments = ["export", book.path, "-o", pdf.path, "--workers", "2"]
+        let scratch = try OutputFixtures.privateScratch(for: p)
+        defer { try? FileManager.default.removeItem(at: scratch) }
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
         let reached = OutputFixtures.wait(for: p) { !OutputFixtures.temporaries(in: [dir]).isEmpty }
         kill(p.processIdentifier, signal)
         try p.waitForExit(within: 300, "the crashed export")
-        #expect(OutputFixtures.temporaries(in: [dir], process: p.processIdentifier) == [], "signal \(signal)")
+        #expect(OutputFixtures.temporaries(in: [dir], process: p.processIdentifier, scratch: scratch) == [], "signal \(signal)")
         #expect(try Data(contentsOf: pdf) == previous, "signal \(signal): the previous PDF")
         if reached {
             #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == signal,

@@ -19,6 +19,8 @@ import BookTestSupport
         p.executableURL = try Repository.binary
         p.arguments = ["watch", book.path, "--png", pages.path, "--dpi", "40"]
         p.environment = ProcessInfo.processInfo.environment.merging(["BOOKRENDER_HOME": Repository.root.path]) { $1 }
+        let scratch = try OutputFixtures.privateScratch(for: p)
+        defer { try? FileManager.default.removeItem(at: scratch) }
         p.standardOutput = try FileHandle(forWritingTo: out)
         p.standardError = try FileHandle(forWritingTo: err)
         try p.run()
@@ -93,7 +95,7 @@ import BookTestSupport
         kill(p.processIdentifier, SIGINT)
         try p.waitForExit(within: 300, "watch after Ctrl-C")
         #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGINT)
-        #expect(OutputFixtures.temporaries(in: [pages, folder], process: p.processIdentifier) == [])
+        #expect(OutputFixtures.temporaries(in: [pages, folder], process: p.processIdentifier, scratch: scratch) == [])
     }
 
     @Test func jsonGivesEachRefreshAsOneLineOfTheReportSchema() throws {
