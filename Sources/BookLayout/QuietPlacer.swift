@@ -31,6 +31,9 @@ enum QuietPlacer {
     /// How much a busy patch (a sun, a tree, a window) under the text counts against a place, per
     /// unit of its busyness, against the subject it hides and a veil.
     static let busyWeight = 0.6
+    /// The busiest art words may stand on: past it they would run across a tree or a moon (a
+    /// twentieth of the block in colours apart), which no art director lets happen.
+    static let maxBusy = 0.5
 
     /// The best place for `text` over the picture drawn at `frame` inside `area` (the page's text
     /// area), or nil when none is quiet and clear enough. `positions`: the theme's, in its order.
@@ -49,6 +52,7 @@ enum QuietPlacer {
             let covered = subject.map { $0.weight(in: unit) } ?? 0
             guard covered <= maxCovered else { continue }
             let busy = busyness(thumbnail, under: unit)
+            guard busy <= maxBusy else { continue }
             // Ink or paper, whichever reads better over the art as it is.
             let options = [(palette.ink, palette.background), (palette.background, palette.ink)].map { text, veil in
                 (text: text, veil: veil, contrast: TextContrast.lowest(text: text, backing: veil.withAlpha(0), over: unit, thumbnail: thumbnail))
@@ -79,27 +83,27 @@ enum QuietPlacer {
 
     /// How busy the art is under `area` (picture terms): the share of its cells whose colour stands
     /// apart from the area's own (its median colour), so a sun, a tree or a window counts and a sky
-    /// that shades slowly does not; scaled so a tenth of the area apart reaches 1.
+    /// that shades slowly does not; scaled so a tenth of the area apart reaches 1. Colours are
+    /// compared as the eye sees them (CIELAB): a dark tree against a night sky is as far from it
+    /// in RGB as two blues of one sky, and far apart to the eye.
     static func busyness(_ t: Thumbnail, under area: UnitRect) -> Double {
         let x0 = max(0, Int((area.x * Double(t.width)).rounded(.down))), x1 = min(t.width, Int((area.maxX * Double(t.width)).rounded(.up)))
         let y0 = max(0, Int((area.y * Double(t.height)).rounded(.down))), y1 = min(t.height, Int((area.maxY * Double(t.height)).rounded(.up)))
         guard x1 > x0, y1 > y0 else { return 0 }
-        var cells: [Int] = []
-        for y in y0..<y1 { for x in x0..<x1 { cells.append(y * t.width + x) } }
-        func median(_ channel: [Float]) -> Float {
-            let v = cells.map { channel[$0] }.sorted()
+        var cells: [CIELab] = []
+        for y in y0..<y1 { for x in x0..<x1 { let i = y * t.width + x; cells.append(CIELab(t.red[i], t.green[i], t.blue[i])) } }
+        func median(_ channel: (CIELab) -> Float) -> Float {
+            let v = cells.map(channel).sorted()
             return v[v.count / 2]
         }
-        let r = median(t.red), g = median(t.green), b = median(t.blue)
-        let apart = cells.filter { i in
-            let dr = t.red[i] - r, dg = t.green[i] - g, db = t.blue[i] - b
-            return (dr * dr + dg * dg + db * db).squareRoot() > apartDistance
-        }.count
+        let middle = CIELab(l: median(\.l), a: median(\.a), b: median(\.b))
+        let apart = cells.filter { $0.distance(to: middle) > apartDistance }.count
         return min(1, Double(apart) / Double(cells.count) / 0.1)
     }
 
-    /// How far apart (RGB, each 0…1) a cell's colour must be from its area's to stand out of it.
-    static let apartDistance: Float = 0.18
+    /// How far apart (CIE76 ΔE) a cell's colour must be from its area's to stand out of it: two
+    /// shades of one sky stay within it, a tree, a moon or a roof do not.
+    static let apartDistance: Float = 20
 
     /// A soft veil behind a block: across the page from its edge for a block at the head or
     /// foot, fading out a little past the block; a soft oval for a block in a corner.

@@ -83,3 +83,35 @@ private func subject(_ box: UnitRect, source: PictureSubject.Source = .estimated
         #expect(TextPlacementSettings().candidates(allowed: TextPosition.bands) == TextPosition.bands)
     }
 }
+
+/// What counts as busy art under words: colours apart as the eye sees them.
+@Suite struct QuietArtTests {
+    /// A 20 × 20 night sky shading from #0B1533 to #22345E, with `shape` painted in `colour` (sRGB 0…255).
+    static func night(_ shape: (Int, Int) -> Bool = { _, _ in false }, colour: (Float, Float, Float) = (0, 0, 0)) -> Thumbnail {
+        var r: [Float] = [], g: [Float] = [], b: [Float] = []
+        for y in 0..<20 {
+            for x in 0..<20 {
+                let t = Float(y) / 19
+                let sky = (11 + t * 23, 21 + t * 31, 51 + t * 43)
+                let c = shape(x, y) ? colour : sky
+                r.append(c.0 / 255); g.append(c.1 / 255); b.append(c.2 / 255)
+            }
+        }
+        return Thumbnail(width: 20, height: 20, red: r, green: g, blue: b)
+    }
+
+    static let whole = UnitRect(x: 0, y: 0, width: 1, height: 1)
+
+    @Test func aSkyThatShadesSlowlyIsQuiet() {
+        #expect(QuietPlacer.busyness(Self.night(), under: Self.whole) == 0)
+    }
+
+    /// A dark tree's crown on a night sky is about as far from the sky in RGB as the sky's own two
+    /// ends, and plainly a shape to the eye: words must not run across it.
+    @Test func aDarkTreeOnANightSkyIsBusy() {
+        let crown = Self.night({ x, y in (x - 6) * (x - 6) + (y - 8) * (y - 8) <= 16 }, colour: (36, 69, 47))
+        #expect(QuietPlacer.busyness(crown, under: Self.whole) > QuietPlacer.maxBusy)
+        let moon = Self.night({ x, y in (x - 14) * (x - 14) + (y - 4) * (y - 4) <= 9 }, colour: (244, 239, 200))
+        #expect(QuietPlacer.busyness(moon, under: Self.whole) > QuietPlacer.maxBusy)
+    }
+}
