@@ -63,6 +63,8 @@ public struct PDFDocument: Sendable {
     public var created: String?
     /// With the logical structure (`StructureTags`): headings, paragraphs, figures, captions.
     public var tagged: Bool
+    /// Files embedded in it: a narrated book's recordings.
+    public var attachments: [PDFAttachment] = []
 
     public init(trim: TrimSize, geometry: PrintGeometry, title: String, author: String?, created: String?, tagged: Bool = true) {
         self.trim = trim; self.geometry = geometry; self.title = title; self.author = author; self.created = created

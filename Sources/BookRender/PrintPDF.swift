@@ -12,10 +12,13 @@ import BookResolve
 public enum PrintPDF {
     /// `threads`: 1 keeps the drawing's work on this thread.
     /// `tagged`: with the logical structure readers of accessible PDFs use (`StructureTags`).
+    /// `attachments`: embedded only without a profile (PDF/X forbids them).
     public static func write(_ tree: PageTree, to url: URL, pages: Set<Int>? = nil, profile: PrintProfile? = nil,
-                             tagged: Bool = true, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+                             tagged: Bool = true, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                             attachments: [PDFAttachment] = []) throws {
         var plan = finishingPlan(tree, pages: pages, profile: profile, tagged: tagged)
         plan.threads = threads
+        if profile == nil { plan.attachments = attachments }
         // Without transparency where the printer takes none: translucent paint mixed with what
         // lies under it as it is drawn (`PageDrawer`).
         let opaque = profile.map { !$0.allowsTransparency || $0.isCMYK } ?? false
@@ -60,6 +63,7 @@ public enum PrintPDF {
             let digest = try stream.close()
             var plan = finishingPlan(tree, pages: nil, profile: nil, tagged: document.tagged)
             plan.threads = threads
+            plan.attachments = document.attachments
             plan.markedContents = stream.markedContents
             if document.tagged { plan.paragraphs = stream.paragraphs }
             try PDFFinisher.finishInPlace(tmp, as: url, plan: plan, contentDigest: digest)

@@ -49,7 +49,10 @@ extension BookDocument {
         try refusePartialPrintFile(resolved.profile, options)
         // Measured before anything is drawn: a recording that is missing or too short stops the
         // export before it writes a file.
-        let narration = options.epub == nil ? [] : try narrationClips()
+        // The recordings go into the EPUB and into a PDF that is not for a printer.
+        let attachesNarration = options.pdf != nil && resolved.profile == nil
+        let narration = options.epub == nil && !attachesNarration ? [] : try narrationClips()
+        let attachments = attachesNarration ? Self.attachments(narration) : []
         for asset in resolved.allAssets { if let url = asset.file { paths.input(url, as: asset.origin) } }
         try paths.verify(replacingReadOnly: options.force)
         if options.pdf != nil {
@@ -68,8 +71,9 @@ extension BookDocument {
                 // before the PDF replaces anything.
                 try AtomicOutput.makeFolder(pdf.deletingLastPathComponent())
                 selected = nil
-                let document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: resolved.book.title,
+                var document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: resolved.book.title,
                                            author: resolved.book.author, created: resolved.book.created, tagged: options.tagged)
+                document.attachments = attachments
                 var drawn = 0
                 tree = try PrintPDF.write(to: pdf, document: document, threads: settings.workers) { drawPage in
                     var layouter = BookLayouter(typesetter: try typesetter(resolved, resources), textThreads: settings.workers)
@@ -102,7 +106,8 @@ extension BookDocument {
                         }
                     }
                     try AtomicOutput.makeFolder(pdf.deletingLastPathComponent())
-                    try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile, tagged: options.tagged, threads: settings.workers)
+                    try PrintPDF.write(tree, to: pdf, pages: selected, profile: resolved.profile, tagged: options.tagged, threads: settings.workers,
+                                       attachments: attachments)
                     let count = selected?.count ?? tree.pages.count
                     options.progress?(ExportProgress(stage: .pdf, done: count, total: count))
                     timings.append(.init(stage: "pdf", seconds: clock.elapsed))

@@ -58,4 +58,18 @@ extension BookDocument {
         }
         return clips
     }
+
+    /// The recordings the clips read, each once, as the PDF's attachments.
+    static func attachments(_ clips: [NarrationClip]) -> [PDFAttachment] {
+        var seen = Set<URL>()
+        var out: [PDFAttachment] = []
+        for clip in clips where seen.insert(clip.file).inserted {
+            let pages = Set(clips.filter { $0.file == clip.file }.map(\.sourcePage))
+            let description = pages.count == 1 ? "Narration of the story's page \(pages.first! + 1)"
+                                               : "Narration of the book"
+            out.append(PDFAttachment(name: clip.file.lastPathComponent, file: clip.file, mediaType: clip.mediaType,
+                                     description: description))
+        }
+        return out
+    }
 }

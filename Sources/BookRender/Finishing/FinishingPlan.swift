@@ -127,6 +127,8 @@ public struct FinishingPlan: Sendable, Equatable {
     public var paragraphs: [Int]?
     /// Written as the catalog's `/Metadata`, replacing any the input had.
     public var metadata: XMPMetadata?
+    /// Files embedded in the PDF (`PDFAttachment`).
+    public var attachments: [PDFAttachment] = []
     /// How many threads the finishing may work on (the artifact marking of a tagged PDF's pages).
     public var threads = ProcessInfo.processInfo.activeProcessorCount
     /// Page content streams (by object number) whose artifacts are marked already: the PDF's

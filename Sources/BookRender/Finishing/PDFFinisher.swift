@@ -217,6 +217,7 @@ public enum PDFFinisher {
         if let intent = plan.outputIntent {
             try doc.set(root, "/OutputIntents", try doc.array([try outputIntent(intent, doc: doc)]))
         }
+        try embed(plan.attachments, into: doc)
     }
 
     /// Links `items` as siblings under `parent`; returns how many outline entries show when the
