@@ -39,7 +39,7 @@ enum QuietPlacer {
     /// area), or nil when none is quiet and clear enough. `positions`: the theme's, in its order.
     static func choose(positions: [TextPosition], text: (TextPosition) -> PictureText, area: Rect, frame: Rect,
                        subject: PictureSubject?, settings: TextPlacementSettings, palette: Palette, allowsVeil: Bool,
-                       page: Rect, blockHeight minimum: Double = 0) -> Choice? {
+                       page: Rect, blockHeight minimum: Double = 0, maxBusy: Double = QuietPlacer.maxBusy) -> Choice? {
         guard let thumbnail = subject?.thumbnail else { return nil }
         let target = settings.minContrast ?? TextPlacementSettings.defaultMinContrast
         let veils = allowsVeil && settings.backing != "none"
