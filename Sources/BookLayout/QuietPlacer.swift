@@ -48,6 +48,8 @@ enum QuietPlacer {
             let text = text(position)
             let height = max(text.height, minimum)
             let block = OverlayPlacer.rect(position, width: text.width, height: height, in: area)
+            // Words taller than the room they are given would run off the page.
+            guard block.y >= area.y - 0.5, block.maxY <= area.maxY + 0.5 else { continue }
             let unit = SubjectCrop.unit(block, in: frame)
             let covered = subject.map { $0.weight(in: unit) } ?? 0
             guard covered <= maxCovered else { continue }

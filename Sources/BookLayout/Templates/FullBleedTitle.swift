@@ -62,10 +62,20 @@ enum FullBleedTitle {
         }
         // A flat band of paper at the head, or at the foot when the subject stands high; the
         // picture fills the rest, cropped anew around its subject.
-        // The band leaves the picture at least half the cover: a long title is set smaller for it.
+        // The band leaves the picture at least half the cover, and room to show its whole subject:
+        // a long title is set smaller for it (the subject comes before the title's size).
         var set = words(width: textWidth)
-        while set.height + 2 * set.pad + max(margins.top, margins.bottom) > ctx.height * 0.5, scale > 1 {
-            scale = max(1, scale * 0.9)
+        func leavesRoom(_ set: PictureText) -> Bool {
+            let bandHeight = set.height + 2 * set.pad + max(margins.top, margins.bottom)
+            guard bandHeight <= ctx.height * 0.5 else { return false }
+            guard let asset, let subject = cover.subject else { return true }
+            let rest = (width: page.width, height: page.height - bandHeight)
+            let w = Double(asset.info.orientedWidth), h = Double(asset.info.orientedHeight)
+            let s = max(rest.width / w, rest.height / h)
+            return rest.height / (h * s) >= subject.box.height * 1.04 && rest.width / (w * s) >= subject.box.width * 1.04
+        }
+        while !leavesRoom(set), scale > 1 {
+            scale = max(1, scale * 0.92)
             made = [:]
             set = words(width: textWidth)
         }
