@@ -39,7 +39,7 @@ enum QuietPlacer {
     /// area), or nil when none is quiet and clear enough. `positions`: the theme's, in its order.
     static func choose(positions: [TextPosition], text: (TextPosition) -> PictureText, area: Rect, frame: Rect,
                        subject: PictureSubject?, settings: TextPlacementSettings, palette: Palette, allowsVeil: Bool,
-                       page: Rect, blockHeight minimum: Double = 0) -> Choice? {
+                       page: Rect, blockHeight minimum: Double = 0, maxBusy: Double = QuietPlacer.maxBusy) -> Choice? {
         guard let thumbnail = subject?.thumbnail else { return nil }
         let target = settings.minContrast ?? TextPlacementSettings.defaultMinContrast
         let veils = allowsVeil && settings.backing != "none"
@@ -48,6 +48,8 @@ enum QuietPlacer {
             let text = text(position)
             let height = max(text.height, minimum)
             let block = OverlayPlacer.rect(position, width: text.width, height: height, in: area)
+            // Words taller than the room they are given would run off the page.
+            guard block.y >= area.y - 0.5, block.maxY <= area.maxY + 0.5 else { continue }
             let unit = SubjectCrop.unit(block, in: frame)
             let covered = subject.map { $0.weight(in: unit) } ?? 0
             guard covered <= maxCovered else { continue }

@@ -61,49 +61,17 @@ enum CoverTemplate {
         }
         let fit = ctx.book.book.cover?.fit ?? (fullBleed ? .cover : .contain)
         if fullBleed {
-            // The picture fills the page; the title sits on a translucent paper card where it
-            // hides the least of the picture's subject.
-            var drawn: (asset: ImageAsset, placed: SubjectCrop.Placement)?
+            // The picture fills the page; the title stands large over its quiet part.
             switch cover.image {
             case .asset(let asset):
-                let placed = SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
-                                               in: page, subject: cover.subject, fit: fit)
-                ctx.append(.image(ImageBox(asset: asset, frame: placed.frame, clip: page, altText: coverAlt(ctx))), to: index)
-                drawn = (asset, placed)
+                FullBleedTitle.place(on: index, page: page, asset: asset, fit: fit, alt: coverAlt(ctx), ctx)
             default:
                 ctx.notePlaceholder(onPage: ctx.pages[index].number, source: nil)
                 ctx.append(.fill(Fill(rect: page, color: cover.accent)), to: index)
                 ctx.append(.placeholderArt(PlaceholderArt(rect: Rect(x: page.x, y: page.y + page.height * 0.45, width: page.width, height: page.height * 0.55),
                                                           wash: cover.accent, ink: ctx.palette.background,
                                                           accent: ctx.palette.wash, cornerRadius: 0)), to: index)
-            }
-            let pad = typo.title.size * 0.6
-            let placement = ctx.tokens.templates.cover.placement
-            let area = Rect(x: textX - pad, y: margins.top, width: textWidth + 2 * pad, height: ctx.height - margins.top - margins.bottom)
-            let cornerWidth = textWidth * OverlayPlacer.cornerShare
-            let subject = drawn == nil ? nil : cover.subject
-            let choice = OverlayPlacer.choose((placement ?? TextPlacementSettings()).candidates(allowed: TextPosition.overlays),
-                                              subject: subject, frame: drawn?.placed.frame) { position in
-                let spans = OverlayPlacer.spansWidth(position)
-                setTitleBlock(width: spans ? textWidth : cornerWidth)
-                return OverlayPlacer.rect(position, width: (spans ? textWidth : cornerWidth) + 2 * pad, height: blockHeight + 2 * pad, in: area)
-            }
-            let panel = choice.rect
-            setTitleBlock(width: panel.width - 2 * pad)
-            let look = OverlayPlacer.backing(placement, over: panel, frame: drawn?.placed.frame, subject: subject,
-                                             palette: ctx.palette, cardAlpha: 0.9)
-            ctx.append(.fill(Fill(rect: panel, color: look.backing,
-                                  cornerRadius: ctx.tokens.sizing.cornerRadius, shadow: ctx.tokens.sizing.shadow)), to: index)
-            ctx.append(.rule(Rule(from: (panel.x + pad, panel.maxY - 4), to: (panel.maxX - pad, panel.maxY - 4),
-                                  width: 3, color: cover.accent)), to: index)
-            placeTitleBlock(top: panel.y + pad, color: look.text, x: panel.x + pad, width: panel.width - 2 * pad)
-            if let drawn, let subject {
-                let visible = page.intersection(ctx.pageRect)
-                var record = ArtPlacement(asset: drawn.asset, subject: subject, placement: drawn.placed, fit: fit.rawValue, visible: visible)
-                record.textPosition = choice.position.rawValue
-                record.measure(subject, frame: drawn.placed.frame, visible: visible, covers: [panel])
-                record.textContrast = look.contrast
-                ctx.pages[index].art.append(record)
+                FullBleedTitle.place(on: index, page: page, asset: nil, fit: fit, alt: nil, ctx)
             }
         } else {
             // Paper cover: an accent band at the spine edge, a framed photo, the title beneath.
