@@ -62,7 +62,7 @@ public enum CoverSpread {
         let safety = max(profile.safety.points, 18)
         let barcode = Rect(x: backShift + w - safety - barcodeSize.width, y: h - safety - barcodeSize.height,
                            width: barcodeSize.width, height: barcodeSize.height)
-        items += backItems(book, width: w, safety: safety, above: barcode.y, ctx).map { $0.translated(dx: backShift, dy: 0) }
+        items += try backItems(book, width: w, safety: safety, above: barcode.y, ctx).map { $0.translated(dx: backShift, dy: 0) }
         items += frontItems
         // The binder may fold anywhere within the variance of each fold: the spine's colour runs
         // that far onto both panels, so no change of colour sits where a fold may fall.
@@ -110,11 +110,16 @@ public enum CoverSpread {
         }
     }
 
-    /// Title, subtitle and author on the back, in its upper part, clear of the barcode.
-    private static func backItems(_ book: ResolvedBook, width w: Double, safety: Double, above limit: Double, _ ctx: LayoutContext) -> [PageItem] {
+    /// The back: the blurb and, under it, about the author, when the book gives a blurb; else
+    /// title, subtitle and author in its upper part. Clear of the barcode either way.
+    private static func backItems(_ book: ResolvedBook, width w: Double, safety: Double, above limit: Double, _ ctx: LayoutContext) throws -> [PageItem] {
         let typo = book.tokens.typography
         let textWidth = w - 2 * max(safety, book.margins.outer)
         let x = (w - textWidth) / 2
+        if let blurb = book.book.cover?.blurb, !blurb.isEmpty {
+            return try blurbItems(blurb, bio: book.book.matter?.aboutTheAuthor, book, x: x, width: textWidth,
+                                  top: max(safety, book.margins.top) + typo.body.size, limit: limit - typo.body.size, ctx)
+        }
         var y = max(safety, book.margins.top) + typo.title.size
         var items: [PageItem] = []
         for (text, role, scale, color) in [(book.book.title, typo.title, 0.7, book.tokens.palette.ink),
@@ -129,11 +134,50 @@ public enum CoverSpread {
         return items
     }
 
-    /// "Title · Author" along the spine, reading top to bottom, its ink centred across the spine
+    /// The blurb in the body's type, about the author under it in the caption's, a little smaller
+    /// when they need it; a blurb that does not fit the back even so is an error that says so.
+    private static func blurbItems(_ blurb: String, bio: String?, _ book: ResolvedBook, x: Double, width: Double,
+                                   top: Double, limit: Double, _ ctx: LayoutContext) throws -> [PageItem] {
+        let typo = book.tokens.typography
+        // Centred in a theme whose body is centred (a picture book), ranged left otherwise.
+        let alignment: TextAlignment = typo.body.align == "center" ? .center : .start
+        let palette = book.tokens.palette
+        var role = typo.body
+        role.indent = 0
+        for withBio in bio == nil ? [false] : [true, false] {
+            for scale in [1.0, 0.9, 0.8] {
+                let text = ctx.setText(blurb, role: role, width: width, scale: scale, alignment: alignment)
+                let about = withBio ? bio.map { ctx.setText($0, role: typo.caption, width: width, scale: scale, alignment: alignment) } : nil
+                let gap = typo.body.size * scale * 1.5
+                guard top + text.height + (about.map { gap + $0.height } ?? 0) <= limit else { continue }
+                var items: [PageItem] = [.text(ctx.textBox(text, x: x, y: top, width: width, color: palette.ink))]
+                if let about {
+                    items.append(.text(ctx.textBox(about, x: x, y: top + text.height + gap, width: width, color: palette.muted)))
+                }
+                return items
+            }
+        }
+        let words = blurb.split(whereSeparator: { $0.isWhitespace }).count
+        throw ResolveError("$.cover.blurb: its \(words) words do not fit the back cover above the barcode, even at 80 % of the body size; shorten it")
+    }
+
+    /// "Title · Author" (and "· Publisher" where it fits as large) along the spine, reading top to bottom, its ink centred across the spine
     /// and along it, sized so the ink keeps `clearance` from each fold and `ends` from the top and
     /// bottom trim. Nil when it would be too small to read.
     private static func spineText(_ book: ResolvedBook, spine: Rect, clearance: Double, ends: Double, _ ctx: LayoutContext) -> TextBox? {
-        let line = [book.book.title, book.book.author].compactMap { $0 }.joined(separator: "  ·  ")
+        let plain = [book.book.title, book.book.author].compactMap { $0 }.joined(separator: "  ·  ")
+        let set = spineText(plain, book, spine: spine, clearance: clearance, ends: ends, ctx)
+        // The publisher joins them where the spine is long enough that the rest stays as large.
+        if let publisher = book.book.matter?.publisher, !publisher.isEmpty, let set,
+           let withPublisher = spineText(plain + "  ·  " + publisher, book, spine: spine, clearance: clearance, ends: ends, ctx),
+           withPublisher.layout.style.size >= set.layout.style.size * 0.95 {
+            return withPublisher
+        }
+        return set
+    }
+
+    private static func spineText(_ line: String, _ book: ResolvedBook, spine: Rect, clearance: Double, ends: Double,
+                                  _ ctx: LayoutContext) -> TextBox? {
         let across = spine.width - 2 * clearance, along = spine.height - 2 * ends
         guard across > 0, along > 0 else { return nil }
         var role = book.tokens.typography.title

@@ -111,10 +111,12 @@ public struct Cover: Codable, Sendable, Equatable {
     public var focus: PictureFocus?
     /// How the cover picture fills its area; the cover style's own way when absent.
     public var fit: PictureFit?
+    /// The back cover's words: what the book is about, as a bookshop shows it.
+    public var blurb: String?
     public init(title: String? = nil, subtitle: String? = nil, accent: String? = nil, photo: ImageRef? = nil,
-                focus: PictureFocus? = nil, fit: PictureFit? = nil) {
+                focus: PictureFocus? = nil, fit: PictureFit? = nil, blurb: String? = nil) {
         self.title = title; self.subtitle = subtitle; self.accent = accent; self.photo = photo
-        self.focus = focus; self.fit = fit
+        self.focus = focus; self.fit = fit; self.blurb = blurb
     }
 }
 

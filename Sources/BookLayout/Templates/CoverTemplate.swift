@@ -74,9 +74,12 @@ enum CoverTemplate {
                 FullBleedTitle.place(on: index, page: page, asset: nil, fit: fit, alt: nil, ctx)
             }
         } else {
-            // Paper cover: an accent band at the spine edge, a framed photo, the title beneath.
-            ctx.append(.fill(Fill(rect: Rect(x: page.x, y: page.y, width: ctx.width * 0.06 - page.x, height: page.height),
-                                  color: cover.accent)), to: index)
+            // Paper cover: an accent band at the spine edge, a framed photo, the title beneath. A
+            // printed sheet has its real spine there: the band would read as a second one.
+            if ctx.book.profile == nil {
+                ctx.append(.fill(Fill(rect: Rect(x: page.x, y: page.y, width: ctx.width * 0.06 - page.x, height: page.height),
+                                      color: cover.accent)), to: index)
+            }
             // The photo takes what the title block leaves, up to half the page.
             let photoHeight = min(ctx.height * 0.5, ctx.height - margins.top - margins.bottom - blockHeight - typo.title.size * 1.2)
             let photoBox = Rect(x: textX, y: margins.top, width: textWidth, height: max(photoHeight, ctx.height * 0.2))
