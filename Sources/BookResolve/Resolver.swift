@@ -169,10 +169,17 @@ public struct Resolver {
             ResolvedPage(index: i, page: book.pages[i], image: s,
                          subject: s.asset.flatMap { analysed.contains($0.id) ? subject(of: $0, focus: book.pages[i].picture?.focus) : nil })
         }
+        var coverSubject = coverImage.asset.map { subject(of: $0, focus: book.cover?.focus) }
+        // A picture book without a cover picture shows its strongest page picture, as a designer
+        // would pick it, before the main character's reference sheet.
+        if book.cover?.photo == nil, book.kind == .storybook, let strongest = CoverPick.strongest(pages) {
+            coverImage = strongest.image
+            coverSubject = strongest.subject
+        }
         let cover = ResolvedCover(title: book.cover?.title ?? book.title,
                                   subtitle: book.cover?.subtitle ?? book.subtitle,
                                   author: book.author, accent: tokens.palette.accent, image: coverImage,
-                                  subject: coverImage.asset.map { subject(of: $0, focus: book.cover?.focus) })
+                                  subject: coverSubject)
         for page in pages {
             guard let subject = page.subject, let asset = page.image.asset else { continue }
             findings += SubjectDoubtFinding.finding(subject, picture: asset.origin, owner: "the page", sourcePage: page.index)

@@ -66,4 +66,33 @@ import BookRenderKit
         #expect(share >= least, "capitals \(share * 100) % of the cover")
         for art in cover.art { #expect(art.subjectKept >= 0.95 && art.subjectCovered <= 0.04, "\(art.subjectKept) \(art.subjectCovered)") }
     }
+
+    /// Without a cover picture a picture book's cover shows a page's picture: the one with quiet
+    /// art above or below its subject for the title, not the earlier one busy all over.
+    @Test func withoutACoverPictureThePicturePagesStrongestIsOnTheCover() throws {
+        let folder = try temporaryDirectory("cover-pick")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let images = folder.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        // Lanterns hung all over the sky and the ground; then the same night under a quiet sky.
+        let lanterns = (0..<60).map { i in
+            let x = 40 + (i % 10) * 90, y = i < 30 ? 60 + (i / 10) * 110 : 840 + ((i - 30) / 10) * 110
+            return String(format: "fill #%02X%02X30 circle %d,%d %d,%d", 120 + (i * 37) % 130, 60 + (i * 53) % 180, x, y, x + 28, y)
+        }.joined(separator: "\n")
+        try NightScenes.night(width: 900, height: 1200, figure: SceneFigure(x: 450, foot: 1050, height: 260), extra: lanterns)
+            .write(to: images.appendingPathComponent("busy.png"))
+        try NightScenes.night(width: 900, height: 1200, figure: SceneFigure(x: 450, foot: 1050, height: 260))
+            .write(to: images.appendingPathComponent("whole.png"))
+        let json = """
+            {"schema": 1, "kind": "storybook", "language": "en", "title": "Mo Goes Out", "theme": "picture-book",
+             "pages": [{"type": "illustration", "image": "images/busy.png", "text": "The lanterns were lit."},
+                       {"type": "illustration", "image": "images/whole.png", "text": "Then Mo walked home."}]}
+            """
+        try Data(json.utf8).write(to: folder.appendingPathComponent("book.json"))
+        let tree = try TestBooks.open(folder.appendingPathComponent("book.json")).layout()
+        let cover = try #require(tree.pages.first)
+        let pictures = cover.images.map { $0.asset.origin }
+        #expect(pictures.count == 1 && pictures[0].contains("whole.png"), "\(pictures)")
+        for art in cover.art { #expect(art.subjectKept >= 0.95 && art.subjectCovered <= 0.04) }
+    }
 }
