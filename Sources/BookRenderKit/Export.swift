@@ -34,12 +34,16 @@ extension BookDocument {
         var timings: [ExportReport.StageTime] = [.init(stage: "load", seconds: loadSeconds)]
         var clock = StageClock()
         if let count = options.preview {
-            // The pages after those shown are never read: the first `count` pages are the cover and
+            // The pages after those shown are not read: the first `count` pages are the cover and
             // at most `count - 1` entries, and one more entry is kept since a chapter's opening
             // waits for the text after it; the cover alone needs none. No page's layout depends on
             // a later entry's pictures.
             var shown = self
-            shown.book.pages = Array(book.pages.prefix(count == 1 ? 0 : count))
+            // A storybook without a cover picture shows a page's picture on its cover: its pages
+            // are resolved (their pictures analysed, once, into the cache) to find the one the
+            // book's own cover shows; only the pages shown are laid out.
+            let coverFromPages = book.cover?.photo == nil && book.kind == .storybook
+            if !coverFromPages { shown.book.pages = Array(book.pages.prefix(count == 1 ? 0 : count)) }
             let (resolved, resources) = try shown.resolveWithResources()
             timings.append(.init(stage: "resolve", seconds: clock.elapsed))
             return try shown.exportPreview(count, resolved, resources, options, settings: settings, paths: paths, timings: timings)
