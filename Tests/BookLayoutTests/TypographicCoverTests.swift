@@ -65,9 +65,19 @@ import BookRenderKit
         #expect(title.layout.style.size >= (typo.title.minSize ?? typo.title.size))
     }
 
-    @Test func aPictureBookCoverCarriesTheHerosInitial() throws {
-        let tree = try TestBooks.document(textOnly("picture-book")).layout()
-        #expect(tree.pages[0].textBoxes.contains { $0.text == "L" })
+    /// Type and rules, no medallion: the hero is named over the title when the title does not
+    /// say the name, in spaced capitals, and no round shape stands on the cover.
+    @Test(arguments: themes)
+    func theHeroIsNamedOverATitleThatDoesNotSayItAndNoMedallionIsDrawn(_ theme: String) throws {
+        var book = textOnly(theme)
+        book.title = "The Festival of Lights"
+        let cover = try TestBooks.document(book).layout().pages[0]
+        let words = cover.textBoxes.map(Self.flat)
+        #expect(words.contains("LUNA"), "\(words)")
+        #expect(!words.contains("L"), "the hero's initial alone: \(words)")
+        #expect(!cover.items.contains { if case .fill(let f) = $0 { return f.cornerRadius > 0 } else { return false } })
+        let named = try TestBooks.document(textOnly(theme)).layout().pages[0].textBoxes.map(Self.flat)
+        #expect(!named.contains("LUNA"), "the title says the name already: \(named)")
     }
 
     @Test(arguments: themes)

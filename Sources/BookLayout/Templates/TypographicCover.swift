@@ -2,11 +2,12 @@ import Foundation
 import BookConfig
 import BookResolve
 
-/// The front cover of a book with no cover picture, made from its words and its theme alone: the
-/// title large and evenly broken, the hero's initial or an ornament above it, an accent rule, the
-/// subtitle, and the author's name across the foot. A picture book's cover is a paper panel in an
-/// accent frame that runs into the bleed; a memoir's is paper with the accent spine band and fine
-/// double rules, as a cloth-bound book's jacket. Every word stays inside the margins.
+/// The front cover of a book with no cover picture, made from its words and its theme alone, as a
+/// typeset jacket: the title large and evenly broken between the theme's bookbinder's rules, the
+/// subtitle, and the author's name across the foot. A picture book's title takes the size a
+/// jacket's does (its capitals as large as a picture cover's, as the longest word allows), the
+/// main character's name in spaced capitals over it when the title does not say it; a memoir's
+/// cover keeps the accent spine band on screen. Every word stays inside the margins.
 struct TypographicCover {
     let ctx: LayoutContext
     let index: Int
@@ -30,12 +31,10 @@ struct TypographicCover {
                         height: ctx.height - margins.top - margins.bottom)
         let mid = area.x + area.width / 2
 
-        if fullBleed {
-            ctx.append(.fill(Fill(rect: page, color: cover.accent)), to: index)
-            let inset = min(margins.top, margins.bottom, margins.inner, margins.outer) * 0.45
-            let panel = Rect(x: inset, y: inset, width: ctx.width - 2 * inset, height: ctx.height - 2 * inset)
-            ctx.append(.fill(Fill(rect: panel, color: palette.background, cornerRadius: ctx.tokens.sizing.cornerRadius)), to: index)
-        } else {
+        // A picture book's jacket is the theme's wash, edge to edge; a memoir's the paper itself.
+        if fullBleed { ctx.append(.fill(Fill(rect: page, color: palette.wash)), to: index) }
+        // A printed sheet has its real spine beside the front: no band there to read as a second.
+        if !fullBleed, ctx.book.profile == nil {
             ctx.append(.fill(Fill(rect: Rect(x: page.x, y: page.y, width: ctx.width * 0.06 - page.x, height: page.height),
                                   color: cover.accent)), to: index)
         }
@@ -49,22 +48,22 @@ struct TypographicCover {
             foot -= typo.subtitle.size * 1.5
         }
 
-        // The head: the hero's initial in an accent medallion (a picture book), or the hero's name as
-        // a small line above the rules when the title does not already say it (a memoir).
+        // The head: the hero's name as a small line above the rules when the title does not
+        // already say it.
         let hero = heroName
-        let diameter = fullBleed ? min(area.width * 0.3, area.height * 0.18) : 0
-        let kicker = fullBleed ? nil : hero.flatMap {
+        let kicker = hero.flatMap {
             cover.title.localizedCaseInsensitiveContains($0) ? nil : authorLayout($0, role: typo.subtitle, width: area.width, scale: 0.8)
         }
         let ruleGap = typo.title.size * 0.55
-        let medallionGap = fullBleed ? typo.title.size * 0.9 : 0
         let kickerHeight = kicker.map { $0.height + ruleGap } ?? 0
-        let ornament = fullBleed ? ruleGap * 2 : ruleGap * 2 + 4
-        let above = diameter + medallionGap + kickerHeight + (fullBleed ? 0 : ornament)
+        let ornament = ruleGap * 2 + 4
+        let above = kickerHeight + ornament
 
+        // A picture book's title as large as on a picture cover, where the room allows.
+        let scale = fullBleed ? max(Self.titleEnlargement, FullBleedTitle.titleScale(ctx, width: area.width)) : Self.titleEnlargement
         let title = ctx.setTitle(cover.title, role: typo.title, width: area.width,
-                                 maxHeight: min(area.height * Self.titleShare, foot - area.y - above),
-                                 scale: Self.titleEnlargement, smallestScale: (typo.title.minSize ?? typo.title.size) / typo.title.size,
+                                 maxHeight: min(area.height * (fullBleed ? 0.6 : Self.titleShare), foot - area.y - above),
+                                 scale: scale, smallestScale: (typo.title.minSize ?? typo.title.size) / typo.title.size,
                                  alignment: .center)
         let subtitle = cover.subtitle.flatMap { $0.isEmpty ? nil : $0 }.map {
             ctx.setTitle($0, role: typo.subtitle, width: area.width * 0.85, alignment: .center)
@@ -74,44 +73,15 @@ struct TypographicCover {
         let block = above + title.height + ornament + (subtitle?.height ?? 0)
         var y = area.y + max(0, (foot - area.y - block) * 0.42)
 
-        if fullBleed {
-            let disc = Rect(x: mid - diameter / 2, y: y, width: diameter, height: diameter)
-            ctx.append(.fill(Fill(rect: disc, color: cover.accent, cornerRadius: diameter / 2)), to: index)
-            if let initial = hero?.first.map({ String($0).uppercased() }) {
-                var style = ctx.style(typo.title)
-                style.size = diameter * 0.52
-                style.lineHeight = 1
-                let letter = ctx.typesetter.layout(initial, style: style, width: diameter, alignment: .center, hyphenate: false)
-                // Centred on its ink, not its line box, so the letter sits in the middle of the disc.
-                let inkMid = letter.lines.first.map { $0.ink.y + $0.ink.height / 2 } ?? letter.height / 2
-                var mark = ctx.textBox(letter, x: disc.x, y: disc.y + diameter / 2 - inkMid, width: diameter, color: palette.background)
-                mark.isBookText = false
-                ctx.append(.text(mark), to: index)
-            } else {
-                // No hero: a ring of paper in the disc, a quiet mark that still carries the accent.
-                let ring = diameter * 0.42
-                ctx.append(.fill(Fill(rect: Rect(x: mid - ring / 2, y: disc.y + (diameter - ring) / 2, width: ring, height: ring),
-                                      color: palette.background, cornerRadius: ring / 2)), to: index)
-            }
-            y += diameter + medallionGap
-        }
         if let kicker {
             ctx.append(.text(ctx.textBox(kicker, x: area.x, y: y, width: area.width, color: cover.accent)), to: index)
             y += kicker.height + ruleGap
         }
-        if !fullBleed {
-            doubleRule(at: y + ruleGap - 2, centre: mid, width: area.width * 0.4)
-            y += ornament
-        }
+        doubleRule(at: y + ruleGap - 2, centre: mid, width: area.width * 0.4)
+        y += ornament
         ctx.append(.text(ctx.textBox(title, x: area.x, y: y, width: area.width, color: palette.ink, structure: .title)), to: index)
         y += title.height
-        if fullBleed {
-            let ruleWidth = min(area.width * 0.22, typo.title.size * 2.5)
-            ctx.append(.rule(Rule(from: (mid - ruleWidth / 2, y + ruleGap), to: (mid + ruleWidth / 2, y + ruleGap),
-                                  width: 3, color: cover.accent)), to: index)
-        } else {
-            doubleRule(at: y + ruleGap, centre: mid, width: area.width * 0.4)
-        }
+        doubleRule(at: y + ruleGap, centre: mid, width: area.width * 0.4)
         y += ornament
         if let subtitle {
             ctx.append(.text(ctx.textBox(subtitle, x: area.x + area.width * 0.075, y: y, width: area.width * 0.85,
