@@ -16,7 +16,7 @@ struct Bookrender: ParsableCommand {
         that write files also take --report FILE (- for stdout).
         """,
         subcommands: [Export.self, Cover.self, Preflight.self, Validate.self, Info.self, Import.self, Compare.self, Batch.self,
-                      Illustrate.self, Order.self, Watch.self, Serve.self, Init.self, Fonts.self]
+                      Illustrate.self, Order.self, Watch.self, Serve.self, Init.self, Fonts.self, Themes.self]
     )
 
     @Flag(name: .long, help: "Print bookrender's version, the font set's hash and the cairo, Pango and HarfBuzz versions (with --json, as JSON).")

@@ -56,7 +56,7 @@ import BookRenderKit
     }
 
     @Test func everyCommandsHelpPointsToTheExitCodes() throws {
-        for command in ["export", "cover", "preflight", "validate", "info", "import", "compare", "batch", "illustrate", "order", "init", "fonts"] {
+        for command in ["export", "cover", "preflight", "validate", "info", "import", "compare", "batch", "illustrate", "order", "init", "fonts", "themes"] {
             let r = try bookrender(["help", command])
             #expect(r.status == 0)
             let words = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -119,5 +119,31 @@ import BookRenderKit
         #expect(scripts(manifest["defaultFamily"] as? String ?? "").contains("Latin"))
         let text = try bookrender(["fonts"])
         #expect(text.status == 0 && text.stdout.contains("Noto Sans Hebrew") && text.stdout.contains("Hebrew"))
+    }
+
+    /// Every theme file is listed once, with what a reader picks by: its description, its type
+    /// and colours as the theme sets them, the kind of book it is the default for.
+    @Test func themesListsEveryThemeWithItsTypeAndColours() throws {
+        let r = try bookrender(["themes", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let listing = try #require(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any])
+        let themes = try #require(listing["themes"] as? [[String: Any]])
+        let files = try FileManager.default.contentsOfDirectory(atPath: Repository.resources.templates.path)
+            .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+        #expect(themes.map { $0["name"] as? String } == files.map { Optional($0) })
+        for theme in themes {
+            let name = try #require(theme["name"] as? String)
+            let file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.resources.templates.appendingPathComponent(name + ".json"))) as? [String: Any])
+            let tokens = file["tokens"] as? [String: Any]
+            let palette = tokens?["palette"] as? [String: Any]
+            let body = (tokens?["typography"] as? [String: Any])?["body"] as? [String: Any]
+            #expect(theme["description"] as? String == file["description"] as? String)
+            #expect((theme["accent"] as? String)?.uppercased() == (palette?["accent"] as? String)?.uppercased())
+            #expect(theme["bodyFamily"] as? String == body?["family"] as? String)
+        }
+        #expect(themes.first { $0["name"] as? String == "memoir" }?["defaultFor"] as? String == "memoir")
+        #expect(themes.first { $0["name"] as? String == "picture-book" }?["defaultFor"] as? String == "storybook")
+        let text = try bookrender(["themes"])
+        #expect(text.status == 0 && files.allSatisfy { text.stdout.contains($0) }, "\(text.stdout)")
     }
 }

@@ -71,6 +71,7 @@ import BookRenderKit
                          command: "illustrate", "illustrate")
         try expectReport(try bookrender(["init", path("new"), "--json"]), command: "init", "init")
         try expectReport(try bookrender(["fonts", "--json"]), command: "fonts", "fonts")
+        try expectReport(try bookrender(["themes", "--json"]), command: "themes", "themes")
         let manifest = dir.appendingPathComponent("jobs.jsonl")
         try Data(#"{"input": "\#(path("new/book.json"))", "output": "\#(path("batch/new.pdf"))"}"#.utf8).write(to: manifest)
         try expectReport(try bookrender(["batch", manifest.path, "--json"]), command: "batch", "batch")
