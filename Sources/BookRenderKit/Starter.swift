@@ -1,4 +1,5 @@
 import Foundation
+import BookConfig
 import BookModel
 
 /// A first book to edit: `book.json` with its schema named for editors, and an empty `images/`
@@ -8,12 +9,24 @@ public enum Starter {
     /// Writes the starter book of `kind` into `folder` (made when missing) and returns the files
     /// and folders made. Refuses a folder that already holds a `book.json`.
     @discardableResult
-    public static func write(kind: BookKind, into folder: URL, settings: RenderSettings = RenderSettings()) throws(BookRenderError) -> [URL] {
+    /// `theme`: a theme of `templates/` the book names (the kind's own when nil); an unknown one is
+    /// refused with the themes there, before anything is written.
+    public static func write(kind: BookKind, into folder: URL, theme: String? = nil,
+                             settings: RenderSettings = RenderSettings()) throws(BookRenderError) -> [URL] {
         let book = folder.appendingPathComponent("book.json")
         let images = folder.appendingPathComponent("images")
         let schema = (try? settings.resources()).map { $0.root.appendingPathComponent("schema/book.schema.json") }
             .flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0.absoluteString : nil } ?? "urn:bookrender:schema:book:1"
-        let text = (kind == .memoir ? memoir : storybook).replacingOccurrences(of: "SCHEMA", with: schema)
+        var text = (kind == .memoir ? memoir : storybook).replacingOccurrences(of: "SCHEMA", with: schema)
+        if let theme {
+            let templates = try BookRenderError.wrap { try settings.resources().templates }
+            do { _ = try Theme.load(named: theme, from: templates) } catch {
+                throw BookRenderError(.invalidOptions, "--theme: \(error)")
+            }
+            // A theme's name holds only letters, digits, '.', '_' and '-': nothing to escape.
+            let kindLine = "\"kind\": \"\(kind.rawValue)\","
+            text = text.replacingOccurrences(of: kindLine, with: kindLine + "\n  \"theme\": \"\(theme)\",")
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {

@@ -11,6 +11,9 @@ struct Init: ParsableCommand {
     @Option(name: .long, help: "storybook (pictures with a line or two each) or memoir (chapters, text and photos).")
     var kind: String = BookKind.storybook.rawValue
 
+    @Option(name: .long, help: "A theme the book names (bookrender themes lists them); the kind's own when left out.")
+    var theme: String?
+
     @Argument(help: "The folder to start the book in (made when missing; default: the working folder).")
     var folder: String = "."
 
@@ -25,7 +28,7 @@ struct Init: ParsableCommand {
     func run() throws {
         let result = ResultOutput(command: "init", json: jsonFlags.json)
         do throws(BookRenderError) {
-            let made = try Starter.write(kind: BookKind(rawValue: kind)!, into: URL(fileURLWithPath: folder))
+            let made = try Starter.write(kind: BookKind(rawValue: kind)!, into: URL(fileURLWithPath: folder), theme: theme)
             let book = (folder as NSString).appendingPathComponent("book.json")
             Console.error("wrote \(book) and \((folder as NSString).appendingPathComponent("images"))/; next: bookrender export \(book) -o book.pdf")
             try result.emit(InitResult(kind: kind, written: made.map(\.path), findings: []))

@@ -146,4 +146,25 @@ import BookRenderKit
         let text = try bookrender(["themes"])
         #expect(text.status == 0 && files.allSatisfy { text.stdout.contains($0) }, "\(text.stdout)")
     }
+
+    /// `init --theme` starts a book that names the theme and renders in it; an unknown theme is
+    /// refused with the themes there, and nothing is written.
+    @Test func initWithAThemeNamesItAndAnUnknownOneIsRefused() throws {
+        let dir = try temporaryDirectory("init-theme")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("book")
+        let r = try bookrender(["init", "--kind", "storybook", "--theme", "memoir", folder.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let book = folder.appendingPathComponent("book.json")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: book)) as? [String: Any])
+        #expect(json["theme"] as? String == "memoir" && json["kind"] as? String == "storybook")
+        let info = try bookrender(["info", book.path, "--json"])
+        #expect(info.status == 0 && info.stdout.contains("\"theme\" : \"memoir\""), "\(info.stdout.prefix(400))")
+
+        let other = dir.appendingPathComponent("other")
+        let refused = try bookrender(["init", "--theme", "nope", other.path])
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(refused.stderr.contains("nope") && refused.stderr.contains("picture-book"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: other.appendingPathComponent("book.json").path))
+    }
 }
