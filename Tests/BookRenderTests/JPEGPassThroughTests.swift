@@ -121,7 +121,7 @@ import BookRenderKit
         _ = file.write(to: sink)
         // Once the copy has met the short file, the sink takes no more: the pages after it are
         // not drawn for nothing.
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(120)
         var refused = false
         while !refused && Date() < deadline {
             refused = !later.write(to: sink)
