@@ -195,14 +195,16 @@ struct ServeRoutes: Sendable {
             var quiet = 0
             while true {
                 guard let status = try? await routes.status(id) else { break }
+                // Pages first: a page was made before the state it is read with, so a job that
+                // finished between two looks still streams its pages before its "done".
+                for page in status.pages where !sentPages.contains(page.number) {
+                    sentPages.insert(page.number)
+                    try await writer.write(ByteBuffer(string: ServerSentEvent.format("page", JSONReply.encode(page))))
+                }
                 if status != last {
                     try await writer.write(ByteBuffer(string: ServerSentEvent.format("status", JSONReply.encode(status))))
                     last = status
                     quiet = 0
-                }
-                for page in status.pages where !sentPages.contains(page.number) {
-                    sentPages.insert(page.number)
-                    try await writer.write(ByteBuffer(string: ServerSentEvent.format("page", JSONReply.encode(page))))
                 }
                 if status.isSettled {
                     try await writer.write(ByteBuffer(string: ServerSentEvent.format("end", JSONReply.encode(["state": status.state.rawValue]))))

@@ -66,10 +66,11 @@ import BookTestSupport
         let states = events.filter { $0.name == "status" }.compactMap { $0.data["state"] as? String }
         #expect(states.last == "done")
         let pages = events.filter { $0.name == "page" }
-        // Page 1 is rendered alone first: its event comes while the job still runs.
+        // Page 1 is rendered alone first, and every page's event comes before the job's "done".
         let firstPage = try #require(events.firstIndex { $0.name == "page" })
+        let lastPage = try #require(events.lastIndex { $0.name == "page" })
         let done = try #require(events.firstIndex { $0.name == "status" && $0.data["state"] as? String == "done" })
-        #expect(pages.first?.data["number"] as? Int == 1 && firstPage < done, "\(events.map(\.name))")
+        #expect(pages.first?.data["number"] as? Int == 1 && firstPage < done && lastPage < done, "\(events.map(\.name))")
         let statusReply = try await server.call(.GET, "/v1/jobs/\(id)")
         try expectMatchesOpenAPI(statusReply.body, "JobStatus")
         let status = statusReply.json
