@@ -6,14 +6,9 @@ import BookTestSupport
 /// bytes as they were; a printer's PDF carries none; a recording that cannot be read stops the
 /// export by name, as it does for the EPUB.
 @Suite struct NarrationPDFTests {
+    /// The EPUB tests' narrated book of three text pages.
     func book(in dir: URL, narration: String) throws -> URL {
-        let pages = NarrationEPUBTests.texts.map { "{\"type\": \"text\", \"text\": \"\($0)\"}" }.joined(separator: ", ")
-        let url = dir.appendingPathComponent("book.json")
-        try Data("""
-        {"schema": 1, "kind": "storybook", "title": "Read to Me", "language": "en", "created": "2024-05-01",
-         "pages": [\(pages)], "narration": \(narration)}
-        """.utf8).write(to: url)
-        return url
+        try NarrationEPUBTests().book(in: dir, narration: narration)
     }
 
     /// The attachments `pdfdetach` finds, by name, with their bytes.
