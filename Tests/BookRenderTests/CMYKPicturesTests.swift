@@ -15,8 +15,9 @@ import BookRenderKit
     }
 
     /// A picture of saturated dark colours with hard edges: where compression overshoots most.
+    /// Seeded, so every run measures the same pixels.
     static func darkPicture() throws -> ImageAsset {
-        let data = try TestImages.convert(["-size", "320x240", "plasma:#200010-#102040", "-fill", "#000000",
+        let data = try TestImages.convert(["-seed", "11", "-size", "320x240", "plasma:#200010-#102040", "-fill", "#000000",
                                            "-draw", "rectangle 100,60 220,180", "-fill", "#8B0000", "-draw", "circle 60,60 90,60"],
                                           output: "out.jpg")
         return ImageAsset(data: data, info: try ImageProbe.probe(data), origin: "dark.jpg")
