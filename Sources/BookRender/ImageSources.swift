@@ -3,6 +3,7 @@ import CGraphics
 import CShim
 import BookResolve
 import BookLayout
+import BookConfig
 
 /// A cairo surface for an image, in stored (unrotated) pixels; `scale` maps its pixels to stored ones
 /// when it was decoded smaller than stored.
@@ -21,8 +22,11 @@ protocol ImageSources: AnyObject {
 }
 
 /// For the PDF: JPEGs travel as their own bytes (cairo's JPEG mime data on a 1 × 1 carrier, see
-/// `JPEGCarrier`), one object per distinct image through the unique-id mime type; everything else
-/// is decoded and handed to cairo as pixels.
+/// `JPEGCarrier`), one object per distinct image through the unique-id mime type. A CMYK JPEG in a
+/// file that is not CMYK cannot (see `ImageAsset.passesThroughToPDF`): it goes in as an RGB JPEG
+/// made of its decoded pixels at the print quality, a photograph's compression kept rather than
+/// its pixels stored without loss at ten times the size. Everything else (PNGs) is decoded and
+/// handed to cairo as pixels, kept without loss as its author made it.
 ///
 /// Nothing is kept beyond the image in hand: cairo holds its own reference to each surface until
 /// the page that uses it is written, and remembers every unique id it has written for the whole
@@ -53,6 +57,11 @@ final class PDFImageSources: ImageSources {
             try carrier.attach(jpeg: asset, sink: sink)
             owner = carrier
             s = ImageSurface(surface: carrier.surface, pixelWidth: 1, pixelHeight: 1, storedWidth: w, storedHeight: h)
+        } else if asset.info.format == .jpeg {
+            let carrier = try JPEGCarrier()
+            try carrier.attach(jpeg: try Self.rgbJPEG(asset), sink: sink)
+            owner = carrier
+            s = ImageSurface(surface: carrier.surface, pixelWidth: 1, pixelHeight: 1, storedWidth: w, storedHeight: h)
         } else {
             let decoded = try ImageDecoder.decode(asset.data, info: asset.info)
             let id = Array(asset.id.utf8)
@@ -67,6 +76,18 @@ final class PDFImageSources: ImageSources {
         }
         last = (asset.id, owner, s)
         return s
+    }
+}
+
+extension PDFImageSources {
+    /// A CMYK or YCCK JPEG as a baseline RGB JPEG of its decoded pixels, at full size.
+    static func rgbJPEG(_ asset: ImageAsset) throws -> ImageAsset {
+        let decoded = try ImageDecoder.decode(asset.data, info: asset.info)
+        let bytes = try JPEGEncoding.data(decoded.surface, quality: Int32(PrintProfile.defaultJPEGQuality))
+        var info = asset.info
+        info.format = .jpeg; info.components = 3; info.colorModel = .rgb; info.hasAlpha = false
+        info.bitDepth = 8; info.progressive = false; info.adobeInverted = false
+        return ImageAsset(data: bytes, info: info, origin: asset.origin)
     }
 }
 

@@ -59,14 +59,14 @@ import BookRenderKit
         let list = try run("pdfimages", ["-list", pdf.path]).stdout
         let jpegRows = list.split(separator: "\n").filter { $0.contains(" jpeg ") }
         let objects = Set(jpegRows.map { $0.split(separator: " ", omittingEmptySubsequences: true)[10] })
-        #expect(objects.count == 3, "baseline, progressive and rotated JPEGs: one object each\n\(list)")
+        #expect(objects.count == 4, "baseline, progressive and rotated JPEGs, and the CMYK one made RGB: one object each\n\(list)")
         let extracted = dir.appendingPathComponent("x")
         try run("pdfimages", ["-j", pdf.path, extracted.path])
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("x-") && $0.hasSuffix(".jpg") }
         let originals = Set(["baseline.jpg", "progressive.jpg", "rotated.jpg"].map { images[$0]! })
         let embedded = Set(try files.map { try Data(contentsOf: dir.appendingPathComponent($0)) })
         #expect(originals.isSubset(of: embedded), "every RGB JPEG is embedded byte for byte")
-        #expect(!embedded.contains(images["cmyk.jpg"]!), "CMYK JPEGs are decoded, not passed through")
+        #expect(!embedded.contains(images["cmyk.jpg"]!), "CMYK JPEGs are made RGB JPEGs, not passed through")
 
         let check = try run("qpdf", ["--check", pdf.path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
