@@ -118,8 +118,14 @@ extension BookDocument {
         let pages = interiorPages ?? BookLayouter(typesetter: typesetter, textThreads: settings.workers).layout(resolved).pages.count
         let (tree, info) = try CoverSpread.layout(resolved, interiorPages: pages, paper: paper, binding: binding,
                                                   typesetter: typesetter)
-        // The page count and the trim are the interior's findings, not the sheet's.
-        let findings = resolved.profile.map { PageTreePreflight.pages(tree, profile: $0) } ?? []
+        // The page count and the trim are the interior's errors, not the sheet's: here they are
+        // warnings, so a cover made early says what the printer will want of the book.
+        let findings = resolved.profile.map { profile in
+            PageTreePreflight.pages(tree, profile: profile)
+                + PDFPreflight.wrappedInterior(CoverSheet(interiorPages: pages, paper: paper,
+                                                          interiorTrim: PrintProfile.TrimName(width: resolved.trim.width, height: resolved.trim.height)),
+                                               profile: profile, name: nil)
+        } ?? []
         return (tree, info, findings)
     }
 }

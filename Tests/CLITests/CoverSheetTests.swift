@@ -251,6 +251,28 @@ import BookRenderKit
         let ok = try bookrender(["cover", good.path, "-o", sharp.appendingPathComponent("cover.pdf").path, "--profile", "kdp"])
         #expect(ok.status == 0 && !ok.stderr.contains("dpi effective"), "\(ok.stderr)")
     }
+    /// A cover for an interior the printer will not print (fewer pages than Lulu's 32, a trim it
+    /// does not list) is written, with a warning for each; the same sheet's PDF preflight, given
+    /// the interior's count and trim, says the same.
+    @Test func aCoverForABookThePrinterRefusesSaysWhy() throws {
+        let dir = try temporaryDirectory("cover-unprintable")
+        let book = try self.book(interiorPages: 24, profile: "lulu", in: dir)
+        let pdf = dir.appendingPathComponent("cover.pdf")
+        let r = try bookrender(["cover", book.path, "-o", pdf.path, "--profile", "lulu"])
+        #expect(r.status == 0 && FileManager.default.fileExists(atPath: pdf.path), "\(r.stderr)")
+        #expect(r.stderr.contains("warning") && r.stderr.contains("24 pages; lulu prints at least 32"), "\(r.stderr)")
+        struct Report: Decodable { struct Finding: Decodable { var kind: String; var severity: String }; var findings: [Finding] }
+        let checked = try bookrender(["preflight", pdf.path, "--profile", "lulu", "--cover", "--pages", "24", "--trim", "6.3x9.1", "--json"])
+        let report = try JSONDecoder().decode(Report.self, from: checked.stdoutData)
+        #expect(report.findings.contains { $0.kind == "pageCount" && $0.severity == "warning" }, "\(checked.stdout)")
+        #expect(report.findings.contains { $0.kind == "trimSize" && $0.severity == "warning" }, "\(checked.stdout)")
+        // A book the printer takes gets neither.
+        let fine = try temporaryDirectory("cover-printable")
+        let good = try self.book(interiorPages: 40, profile: "lulu", in: fine)
+        let ok = try bookrender(["cover", good.path, "-o", fine.appendingPathComponent("cover.pdf").path, "--profile", "lulu"])
+        #expect(ok.status == 0 && !ok.stderr.contains("prints at least"), "\(ok.stderr)")
+    }
+
     /// The corpus's compliant cover book: preflight of the book's sheet passes, the cover is
     /// written, and preflight of that PDF as a cover passes; as an interior it would not (one page).
     @Test func theCompliantIngramSparkCoverBookPassesEveryCheck() throws {

@@ -67,6 +67,7 @@ extension PDFPreflight {
         let width = t[2] - t[0], height = t[3] - t[1]
         let sheet = PrintProfile.TrimName(width: width, height: height)
         let made = String(format: "%.3f in of spine for %d pages of %@ paper", spineInches, cover.interiorPages, cover.paper)
+        out += wrappedInterior(cover, profile: profile, name: name)
         let panel: Double
         if let trim = cover.interiorTrim {
             panel = trim.width
@@ -104,6 +105,28 @@ extension PDFPreflight {
         return (out, SheetGeometry(backFold: backFold, frontFold: backFold + spine, spineInches: spineInches, pages: cover.interiorPages,
                                    paper: cover.paper, variance: rule.foldVariance * 72, bleed: bleed, noTextBecause: because,
                                    barcode: barcode, trim: t))
+    }
+}
+
+extension PDFPreflight {
+    /// The sheet itself may be right for an interior the printer will not print (too few or too
+    /// many pages, a trim it does not make): said as warnings, since the interior's own preflight
+    /// refuses it and a cover is often made before the book is finished.
+    public static func wrappedInterior(_ cover: CoverSheet, profile: PrintProfile, name: String?) -> [PreflightFinding] {
+        var out: [PreflightFinding] = []
+        if let min = profile.pages.min, cover.interiorPages < min {
+            out.append(PreflightFinding(.warning, .pageCount, file: name,
+                "the interior this cover wraps has \(cover.interiorPages) pages; \(profile.name) prints at least \(min), so it will refuse the book until it has more"))
+        }
+        if let max = profile.pages.max, cover.interiorPages > max {
+            out.append(PreflightFinding(.warning, .pageCount, file: name,
+                "the interior this cover wraps has \(cover.interiorPages) pages; \(profile.name) prints at most \(max)"))
+        }
+        if let trim = cover.interiorTrim, !profile.accepts(trim: trim.width, trim.height) {
+            out.append(PreflightFinding(.warning, .trimSize, file: name,
+                "the interior this cover wraps is \(trim.spoken), which is no trim \(profile.name) lists; set format.trim to one it prints"))
+        }
+        return out
     }
 }
 
