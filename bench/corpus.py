@@ -5,9 +5,10 @@ picture/   33-page picture book, 7.5 x 10 in, one full-bleed 300-dpi JPEG per pa
 picture330/ the same book ten times over (330 pages); each copy of a picture gets a JPEG comment with its
            number, so every page has its own bytes and content hash (same pixels, no dedup in the PDF)
 memoir/    ~60,000-word memoir, 6 x 9 in, 20 chapters of text, each followed by a photo
+memoir-reference/ the same design on the prose of another book and author (Debian Reference), ~39,000 words
 batch/     40 mixed books (small picture books and memoir excerpts) sharing those pictures by hard link
-Every text is real prose, paragraphs of the Debian Administrator's Handbook (see prose.py); corpus.json
-says which version and how many words. Each book also gets book.html (WeasyPrint) and book.typ (Typst)
+Every text is real prose, paragraphs of the Debian Administrator's Handbook or, for memoir-reference, of
+Debian Reference (see prose.py); corpus.json says which versions and how many words. Each book also gets book.html (WeasyPrint) and book.typ (Typst)
 made from the same content and the same characters.
 """
 import concurrent.futures, json, os, subprocess
@@ -145,6 +146,13 @@ def main():
     for n in photos: link(os.path.join(src, n), os.path.join(me, "images", n))
     memoir_text = memoir(me, "The Kitchen Table Years", 20, 3000, photos, prose.Reader(paras))
 
+    # The same memoir's design on another author's prose, taken once through (no paragraph twice).
+    other = prose.paragraphs(prose.REFERENCE)
+    chapters = sum(len(p.split()) for p in other) // 3000
+    mr = os.path.join(OUT, "memoir-reference"); os.makedirs(os.path.join(mr, "images"), exist_ok=True)
+    for n in photos: link(os.path.join(src, n), os.path.join(mr, "images", n))
+    other_text = memoir(mr, "The Reference Years", chapters, 3000, photos, prose.Reader(other))
+
     batch = os.path.join(OUT, "batch"); os.makedirs(batch, exist_ok=True)
     for b in range(40):
         folder = os.path.join(batch, f"book{b + 1:02d}")
@@ -162,6 +170,10 @@ def main():
     source = {"text": f"{prose.PACKAGE} {prose.version()}", "paragraphs": len(paras),
               "words": sum(len(p.split()) for p in paras), "memoirWords": len(words),
               "memoirDistinctWords": len({w.strip(".,;:!?()[]\"'“”’").lower() for w in words})}
+    other_words = [w for p in other_text for w in p.split()]
+    source["reference"] = {"text": f"{prose.REFERENCE.package} {prose.version(prose.REFERENCE)}",
+                           "memoirWords": len(other_words),
+                           "memoirDistinctWords": len({w.strip(".,;:!?()[]\"'“”’").lower() for w in other_words})}
     write(os.path.join(OUT, "corpus.json"), json.dumps(source, indent=1) + "\n")
     print(f"corpus ready in {OUT}: the memoir has {len(words)} words ({source['memoirDistinctWords']} distinct) "
           f"from {source['text']}")

@@ -1,15 +1,32 @@
-"""Real prose for the benchmark books: the running paragraphs of the Debian Administrator's Handbook
-(Debian's debian-handbook package, English HTML), in the book's order.
+"""Real prose for the benchmark books: the running paragraphs of a book Debian packages as HTML, in
+the book's order.
 
-A paragraph is a `<div class="para">` holding only text and inline markup (no list, listing, table
-or nested block), at least 15 words long and ending a sentence; the markup is dropped, runs of white
-space become one space, and a paragraph that appears on two pages is kept once. The same package
-version gives the same paragraphs, on every run and for every tool.
+- `HANDBOOK`, the corpus's text: *The Debian Administrator's Handbook* (debian-handbook), whose
+  paragraphs are `<div class="para">`;
+- `REFERENCE`, a second text by another author for checking a result on prose the benchmark was not
+  measured on: Osamu Aoki's *Debian Reference* (debian-reference-en), whose paragraphs are `<p>`.
+
+A paragraph holds only text and inline markup (no list, listing, table or nested block), is at
+least 15 words long and ends a sentence; the markup is dropped, runs of white space become one
+space, and a paragraph that appears on two pages is kept once. The same package version gives the
+same paragraphs, on every run and for every tool.
 """
 import html.parser, os, re, subprocess
+from dataclasses import dataclass
 
-PACKAGE = "debian-handbook"
-SOURCE = "/usr/share/doc/debian-handbook/html/en-US"
+
+@dataclass(frozen=True)
+class Source:
+    package: str
+    folder: str
+    index: str
+    tag: str                # the element of a paragraph
+    css_class: str | None   # its class, if the book marks paragraphs by one
+
+
+HANDBOOK = Source("debian-handbook", "/usr/share/doc/debian-handbook/html/en-US", "index.html", "div", "para")
+REFERENCE = Source("debian-reference-en", "/usr/share/debian-reference", "index.en.html", "p", None)
+PACKAGE, SOURCE = HANDBOOK.package, HANDBOOK.folder
 # Elements that make a paragraph something other than running text.
 BLOCKS = {"div", "p", "pre", "table", "ul", "ol", "dl", "blockquote", "figure", "h1", "h2", "h3", "h4", "h5", "h6"}
 SENTENCE_END = re.compile(r'[.?!]["”’)]?$')
@@ -17,21 +34,27 @@ SENTENCE = re.compile(r'\S.*?[.?!]["”’)]?(?= |$)')
 
 
 class _Paragraphs(html.parser.HTMLParser):
-    def __init__(self):
+    def __init__(self, source):
         super().__init__(convert_charrefs=True)
+        self.source = source
         self.depth, self.text, self.plain, self.found = 0, [], True, []
+
+    def opens(self, tag, attrs):
+        if tag != self.source.tag:
+            return False
+        return self.source.css_class is None or ("class", self.source.css_class) in attrs
 
     def handle_starttag(self, tag, attrs):
         if self.depth:
             if tag in BLOCKS:
                 self.plain = False
-            if tag == "div":
+            if tag == self.source.tag:
                 self.depth += 1
-        elif tag == "div" and ("class", "para") in attrs:
+        elif self.opens(tag, attrs):
             self.depth, self.text, self.plain = 1, [], True
 
     def handle_endtag(self, tag):
-        if self.depth and tag == "div":
+        if self.depth and tag == self.source.tag:
             self.depth -= 1
             if not self.depth and self.plain:
                 self.found.append(" ".join("".join(self.text).split()))
@@ -41,24 +64,24 @@ class _Paragraphs(html.parser.HTMLParser):
             self.text.append(data)
 
 
-def version():
-    return subprocess.run(["dpkg-query", "-W", "-f=${Version}", PACKAGE], capture_output=True, text=True).stdout.strip()
+def version(source=HANDBOOK):
+    return subprocess.run(["dpkg-query", "-W", "-f=${Version}", source.package], capture_output=True, text=True).stdout.strip()
 
 
-def paragraphs():
-    index = os.path.join(SOURCE, "index.html")
+def paragraphs(source=HANDBOOK):
+    index = os.path.join(source.folder, source.index)
     if not os.path.exists(index):
-        raise SystemExit(f"{index} is missing: the benchmark's text comes from Debian's {PACKAGE} package "
-                         f"(bench/run.sh installs it; or: apt-get install {PACKAGE})")
+        raise SystemExit(f"{index} is missing: the benchmark's text comes from Debian's {source.package} package "
+                         f"(bench/run.sh installs it; or: apt-get install {source.package})")
     # The table of contents gives the pages in the book's order.
     pages = []
     for name in re.findall(r'href="([^"#/]+\.html)', open(index, encoding="utf-8").read()):
-        if name != "index.html" and name not in pages:
+        if name not in ("index.html", source.index) and name not in pages:
             pages.append(name)
     seen, out = set(), []
     for name in pages:
-        parser = _Paragraphs()
-        with open(os.path.join(SOURCE, name), encoding="utf-8") as f:
+        parser = _Paragraphs(source)
+        with open(os.path.join(source.folder, name), encoding="utf-8") as f:
             parser.feed(f.read())
         for p in parser.found:
             if p not in seen and len(p.split()) >= 15 and SENTENCE_END.search(p):

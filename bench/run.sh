@@ -6,7 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 # What bookrender builds with, and what the benchmark itself runs: GNU time for peak memory, a venv,
 # and the book whose paragraphs are the corpus's text (see bench/prose.py).
-scripts/install-deps.sh time python3-venv debian-handbook
+scripts/install-deps.sh time python3-venv debian-handbook debian-reference-en
 if [ -z "${BOOKRENDER_BIN:-}" ]; then
     # As scripts/render-samples.sh builds it: the Swift runtime and Foundation linked in.
     swift build -c release --static-swift-stdlib --scratch-path .build-bench --product bookrender >&2

@@ -121,7 +121,13 @@ import BookRenderKit
         #expect(unexpected.isEmpty, "\(folder) interior for \(printer): \(listing(report.findings))")
         let sheet = try bookrender(["preflight", cover, "--profile", printer, "--cover", "--interior", interior, "--json"])
         let sheetReport = try JSONDecoder().decode(PreflightReport.self, from: sheet.stdoutData)
-        #expect(sheet.status == 0 && sheetReport.findings.isEmpty, "\(folder) cover for \(printer): \(listing(sheetReport.findings))")
+        // The cover of the short memoir says, as a warning, that the printer will refuse its
+        // interior; nothing else may be found on either sheet.
+        let onTheSheet = sheetReport.findings.filter { !($0.kind == "pageCount" && $0.severity == .warning && folder == "samples/memoir") }
+        #expect(sheet.status == 0 && onTheSheet.isEmpty, "\(folder) cover for \(printer): \(listing(sheetReport.findings))")
+        let interiorShort = report.findings.contains { $0.kind == "pageCount" }
+        #expect(sheetReport.findings.contains { $0.kind == "pageCount" } == interiorShort,
+                "\(folder) cover for \(printer): \(listing(sheetReport.findings))")
     }
 
     /// A cover PDF is checked against its interior: without a page count the command line is refused.
