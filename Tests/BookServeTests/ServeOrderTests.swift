@@ -34,7 +34,10 @@ import BookTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let mock = try LuluMock()
         let port = try freePort()
-        let lifetime = 10.0
+        // Long enough for the steps below on a machine busy with other tests (the files are
+        // fetched again after the order is placed); the test waits it out before the expired
+        // fetch, asleep, so it costs no work.
+        let lifetime = 90.0
         let arguments = ["--port", "\(port)", "--public-url", "http://127.0.0.1:\(port)", "--lulu-base-url", mock.baseURL,
                          "--order-url-lifetime", "\(Int(lifetime))"]
         var server = try ServeProcess(data: dir.appendingPathComponent("data"), arguments: arguments, environment: mock.environment)
