@@ -8,9 +8,9 @@ import BookModel
 public enum Starter {
     /// Writes the starter book of `kind` into `folder` (made when missing) and returns the files
     /// and folders made. Refuses a folder that already holds a `book.json`.
-    @discardableResult
     /// `theme`: a theme of `templates/` the book names (the kind's own when nil); an unknown one is
     /// refused with the themes there, before anything is written.
+    @discardableResult
     public static func write(kind: BookKind, into folder: URL, theme: String? = nil,
                              settings: RenderSettings = RenderSettings()) throws(BookRenderError) -> [URL] {
         let book = folder.appendingPathComponent("book.json")
