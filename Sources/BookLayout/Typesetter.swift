@@ -48,8 +48,21 @@ public final class Typesetter {
                        lineBreaking: LineBreaking = .optimal) -> TextLayout {
         let request = TextRequest(text: text, style: style, width: width, alignment: alignment, hyphenate: hyphenate,
                                   lineBreaking: lineBreaking)
-        return prepared?.layout(request, make: makeLayout) ?? makeLayout(request)
+        if let prepared = prepared?.layout(request, make: makeLayout) { return prepared }
+        guard request.text.utf8.count < Self.rememberedBytes else { return makeLayout(request) }
+        if let known = remembered[request] { return known }
+        let made = makeLayout(request)
+        if remembered.count >= Self.rememberedCount { remembered.removeAll(keepingCapacity: true) }
+        remembered[request] = made
+        return made
     }
+
+    /// Short texts set here lately, by request. Placing a picture page's words tries each text
+    /// position, and fitting a page each size, with the same few texts: each is set once. A
+    /// layout is never changed once made, so one can stand on several pages.
+    private var remembered: [TextRequest: TextLayout] = [:]
+    static let rememberedBytes = TextPrefetch.minimumBytes
+    static let rememberedCount = 256
 
     /// Whether total fit sets a block's lines from its measurement where it can (see `BrokenLines`)
     /// rather than having Pango lay it out again in the lines chosen: off only to compare the two.

@@ -21,6 +21,24 @@ import CGraphics
         #expect(layout.fontFiles.isSubset(of: ours))
     }
 
+    /// Placing a picture page's words asks for the same short texts again and again: each is set
+    /// once, and the same layout handed out again. A long text (a chapter) is not held.
+    @Test func aShortTextAskedForAgainIsSetOnce() throws {
+        let typesetter = try makeTypesetter()
+        let first = typesetter.layout("A fox in the snow.", style: childrenStyle, width: 200, alignment: .center, hyphenate: false)
+        let made = typesetter.layoutsMade
+        let again = typesetter.layout("A fox in the snow.", style: childrenStyle, width: 200, alignment: .center, hyphenate: false)
+        #expect(again === first && typesetter.layoutsMade == made)
+        // Another width, style or text is another layout.
+        _ = typesetter.layout("A fox in the snow.", style: childrenStyle, width: 201, alignment: .center, hyphenate: false)
+        _ = typesetter.layout("A fox in the snow!", style: childrenStyle, width: 200, alignment: .center, hyphenate: false)
+        #expect(typesetter.layoutsMade == made + 2)
+        let long = String(repeating: sampleEnglish + " ", count: 1 + Typesetter.rememberedBytes / max(1, sampleEnglish.utf8.count))
+        let a = typesetter.layout(long, style: bodyStyle, width: 300, alignment: .start, hyphenate: false)
+        let b = typesetter.layout(long, style: bodyStyle, width: 300, alignment: .start, hyphenate: false)
+        #expect(a !== b && a.lines.map(\.byteRange) == b.lines.map(\.byteRange))
+    }
+
     @Test func boldFallbackUsesTheBoldCollection() throws {
         var style = childrenStyle
         style.weight = 700
