@@ -30,8 +30,20 @@ extension PictureAnalysis {
             out.byte(e.source == .given ? 1 : 0)
             out.int(e.grid.width); out.int(e.grid.height)
             out.floats(e.weights)
-            out.byte(e.thumbnail == nil ? 0 : 1)
-            if let t = e.thumbnail { out.thumbnail(t) }
+            // Nearly always the analysis's own thumbnail: said, not written twice.
+            if let t = e.thumbnail, t == thumbnail {
+                out.byte(2)
+            } else {
+                out.byte(e.thumbnail == nil ? 0 : 1)
+                if let t = e.thumbnail { out.thumbnail(t) }
+            }
+            switch e.doubt {
+            case nil: out.byte(0)
+            case .spread: out.byte(1)
+            case .rival(let x, let y, let otherX, let otherY):
+                out.byte(2)
+                for v in [x, y, otherX, otherY] { out.double(v) }
+            }
         }
         return out.data
     }
@@ -52,12 +64,27 @@ extension PictureAnalysis {
             guard let source = r.byte(), let gw = r.int(), let gh = r.int(), gw >= 0, gh >= 0,
                   let weights = r.floats(), weights.count == gw * gh, let hasOwn = r.byte() else { return nil }
             var own: Thumbnail?
-            if hasOwn == 1 {
+            switch hasOwn {
+            case 0: break
+            case 1:
                 guard let t = r.thumbnail() else { return nil }
                 own = t
+            case 2:
+                guard let thumbnail else { return nil }
+                own = thumbnail
+            default: return nil
             }
-            estimate = PictureSubject(box: UnitRect(x: v[0], y: v[1], width: v[2], height: v[3]), centre: (v[4], v[5]),
-                                      source: source == 1 ? .given : .estimated, weights: weights, grid: (gw, gh), thumbnail: own)
+            var subject = PictureSubject(box: UnitRect(x: v[0], y: v[1], width: v[2], height: v[3]), centre: (v[4], v[5]),
+                                         source: source == 1 ? .given : .estimated, weights: weights, grid: (gw, gh), thumbnail: own)
+            switch r.byte() {
+            case 0: break
+            case 1: subject.doubt = .spread
+            case 2:
+                guard let x = r.double(), let y = r.double(), let ox = r.double(), let oy = r.double() else { return nil }
+                subject.doubt = .rival(x: x, y: y, otherX: ox, otherY: oy)
+            default: return nil
+            }
+            estimate = subject
         }
         guard r.atEnd, decodes <= 1 else { return nil }
         self.init(decodes: decodes == 1, thumbnail: thumbnail, estimate: estimate)

@@ -17,7 +17,7 @@ public struct PictureAnalysisCache: Sendable {
     }
 
     /// Raised when the entries' layout changes.
-    static let format = 1
+    static let format = 2
     static var magic: String { "bookrender picture analysis \(format)" }
 
     func entry(for id: String) -> URL {
@@ -39,5 +39,31 @@ public struct PictureAnalysisCache: Sendable {
         var body = Data((id + "\n").utf8)
         body.append(analysis.encoded())
         UserCache.write(body, to: entry(for: id), magic: Self.magic)
+    }
+
+    /// The entry of the picture's analysis with its subject estimated for the book's main
+    /// character `character` (a reference picture's id; nil for a book without one): the estimate
+    /// depends on both.
+    func estimateEntry(for id: String, character: String?) -> URL {
+        let key = ContentHash.hex("\(id)\nestimate for \(character ?? "-")\n\(Thumbnail.version)\n\(SubjectEstimator.version)\n\(Self.format)")
+        return folder.appendingPathComponent(key)
+    }
+
+    /// The analysis with its estimate kept for the picture `id` and the main character `character`,
+    /// when one holds.
+    public func readEstimated(_ id: String, character: String?) -> PictureAnalysis? {
+        guard let body = UserCache.read(estimateEntry(for: id, character: character), magic: Self.magic) else { return nil }
+        let stated = Data((id + "\n" + (character ?? "-") + "\n").utf8)
+        guard body.starts(with: stated),
+              let analysis = PictureAnalysis(decoding: body.subdata(in: body.startIndex + stated.count..<body.endIndex)),
+              analysis.estimate != nil else { return nil }
+        return analysis
+    }
+
+    /// Keeps `analysis`, estimate included, for the picture `id` and the main character `character`.
+    public func writeEstimated(_ analysis: PictureAnalysis, for id: String, character: String?) {
+        var body = Data((id + "\n" + (character ?? "-") + "\n").utf8)
+        body.append(analysis.encoded())
+        UserCache.write(body, to: estimateEntry(for: id, character: character), magic: Self.magic)
     }
 }

@@ -138,6 +138,11 @@ public struct Resolver {
         if case .none = coverImage, book.kind == .storybook, let mainImage {
             coverImage = .asset(mainImage)
         }
+        if options.threads > 1 {
+            // Every id reads its whole file: side by side, before the first is asked for below.
+            let assets = (pageSlots.map(\.asset) + [coverImage.asset]).compactMap { $0 }
+            DispatchQueue.concurrentPerform(iterations: assets.count) { _ = assets[$0].id }
+        }
         // Pictures shown one way whatever they hold (a photo whole, its caption beside it) are not
         // analysed: their subject cannot matter.
         let analysed = Set(pageSlots.enumerated().compactMap { i, slot in
@@ -241,11 +246,15 @@ public struct Resolver {
     /// `asset`'s analysis, with its estimate when `estimating`: from `cache` when it holds one,
     /// else made (its thumbnail from `known` when given) and kept there. A picture that does not
     /// decode is not kept: the next run tries it again, and reports it.
-    /// The estimate is made from the thumbnail each time and never kept: it depends on the book's
-    /// main character as well as on the picture, and costs little beside decoding the picture.
+    /// The estimate depends on the book's main character as well as on the picture, so it is
+    /// kept in an entry of its own for the two (a re-export pays for neither).
     static func analyse(_ asset: ImageAsset, estimating: Bool, cache: PictureAnalysisCache?,
                         known: PictureAnalysis? = nil, character: CharacterColours? = nil) -> PictureAnalysis {
         let cacheable = cache != nil && asset.id.utf8.count == 32
+        if estimating, cacheable, let kept = cache!.readEstimated(asset.id, character: character?.id),
+           known == nil || known?.thumbnail == kept.thumbnail {
+            return kept
+        }
         var analysis = known ?? (cacheable ? cache!.read(asset.id) : nil)
         // An entry from a decoding check alone has no thumbnail.
         if known == nil, analysis?.thumbnail == nil { analysis = nil }
@@ -258,6 +267,9 @@ public struct Resolver {
         }
         var result = analysis!
         result.estimate = estimating ? estimate(result.thumbnail, character: character) : nil
+        if estimating, cacheable, result.thumbnail != nil {
+            cache!.writeEstimated(result, for: asset.id, character: character?.id)
+        }
         return result
     }
 

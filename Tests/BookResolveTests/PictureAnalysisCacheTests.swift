@@ -35,32 +35,45 @@ import BookTestSupport
         #expect(subject.source == .estimated && subject.box.midX > 0.6, "the disc is at the lower right: \(subject.box)")
         #expect(first.decodedPictures == [id])
         let kept = try #require(cache.read(id))
-        // The estimate is not kept: it depends on the book's main character too, and is made
-        // again from the kept thumbnail at little cost.
         #expect(kept.decodes && kept.thumbnail != nil && kept.estimate == nil)
+        // The estimate is kept beside it, for this picture and this book's main character (none).
+        let estimated = try #require(cache.readEstimated(id, character: nil))
+        #expect(estimated.estimate == subject && estimated.thumbnail == kept.thumbnail)
+        #expect(cache.readEstimated(id, character: String(repeating: "e", count: 32)) == nil, "another character's estimate is its own")
 
-        // An entry that holds is used as it is: a thumbnail put there is the one the subject is
-        // found in (mirrored, the disc is found at the lower left).
+        // A mirrored thumbnail: its disc is at the lower left.
         let t = try #require(kept.thumbnail)
         func mirrored(_ c: [Float]) -> [Float] {
             (0..<t.height).flatMap { y in (0..<t.width).reversed().map { x in c[y * t.width + x] } }
         }
-        var forged = kept
-        forged.thumbnail = Thumbnail(width: t.width, height: t.height, red: mirrored(t.red), green: mirrored(t.green), blue: mirrored(t.blue))
-        cache.write(forged, for: id)
+        let flipped = Thumbnail(width: t.width, height: t.height, red: mirrored(t.red), green: mirrored(t.green), blue: mirrored(t.blue))
+
+        // An estimate entry that holds is used as it is, not made again.
+        cache.writeEstimated(PictureAnalysis(decodes: true, thumbnail: t, estimate: SubjectEstimator.estimate(flipped)),
+                             for: id, character: nil)
         let second = try resolve(book, dir, cache: cache)
         #expect((second.pages[0].subject?.box.midX ?? 1) < 0.4, "\(String(describing: second.pages[0].subject?.box))")
         #expect(second.decodedPictures == [id])
 
-        // A damaged entry is never trusted: the picture is analysed again and the entry rewritten.
-        let file = cache.entry(for: id)
-        var bytes = try Data(contentsOf: file)
-        bytes[bytes.count - 5] ^= 0x40
-        try bytes.write(to: file)
-        #expect(cache.read(id) == nil)
+        // Without one, the estimate is made from the kept thumbnail, not from the picture.
+        try FileManager.default.removeItem(at: cache.estimateEntry(for: id, character: nil))
+        var forged = kept
+        forged.thumbnail = flipped
+        cache.write(forged, for: id)
         let third = try resolve(book, dir, cache: cache)
-        #expect(third.pages[0].subject == subject)
+        #expect((third.pages[0].subject?.box.midX ?? 1) < 0.4, "\(String(describing: third.pages[0].subject?.box))")
+
+        // A damaged entry is never trusted: the picture is analysed again and the entries rewritten.
+        for file in [cache.entry(for: id), cache.estimateEntry(for: id, character: nil)] {
+            var bytes = try Data(contentsOf: file)
+            bytes[bytes.count - 5] ^= 0x40
+            try bytes.write(to: file)
+        }
+        #expect(cache.read(id) == nil && cache.readEstimated(id, character: nil) == nil)
+        let fourth = try resolve(book, dir, cache: cache)
+        #expect(fourth.pages[0].subject == subject)
         #expect(cache.read(id)?.thumbnail == kept.thumbnail)
+        #expect(cache.readEstimated(id, character: nil)?.estimate == subject)
     }
 
     @Test func anEntryForOtherBytesIsNotTaken() throws {
@@ -104,10 +117,18 @@ import BookTestSupport
         let data = try TestImages.convert(["-size", "90x60", "gradient:#102030-#F0E0D0"], output: "out.jpg")
         let asset = ImageAsset(data: data, info: try ImageProbe.probe(data), origin: "g.jpg")
         let thumbnail = try #require(Thumbnail.make(asset))
-        let analysis = PictureAnalysis(decodes: true, thumbnail: thumbnail, estimate: SubjectEstimator.estimate(thumbnail))
-        let bytes = analysis.encoded()
-        #expect(PictureAnalysis(decoding: bytes) == analysis)
-        #expect(PictureAnalysis(decoding: bytes.dropLast(3)) == nil)
-        #expect(PictureAnalysis(decoding: bytes + Data([0])) == nil)
+        var estimate = SubjectEstimator.estimate(thumbnail)
+        for doubt: PictureSubject.Doubt? in [nil, .spread, .rival(x: 0.25, y: 0.5, otherX: 0.75, otherY: 0.125)] {
+            estimate.doubt = doubt
+            let analysis = PictureAnalysis(decodes: true, thumbnail: thumbnail, estimate: estimate)
+            let bytes = analysis.encoded()
+            #expect(PictureAnalysis(decoding: bytes) == analysis)
+            #expect(PictureAnalysis(decoding: bytes.dropLast(3)) == nil)
+            #expect(PictureAnalysis(decoding: bytes + Data([0])) == nil)
+        }
+        // An estimate with a thumbnail of its own keeps it.
+        estimate.thumbnail = Thumbnail(width: 1, height: 1, red: [0.5], green: [0.25], blue: [0.125])
+        let own = PictureAnalysis(decodes: true, thumbnail: thumbnail, estimate: estimate)
+        #expect(PictureAnalysis(decoding: own.encoded()) == own)
     }
 }
