@@ -36,12 +36,14 @@ public class HexDigest {
         return update(descriptor: fd)
     }
 
-    /// Feeds the open file `fd` from its start, a mebibyte at a time; returns how many bytes it
+    /// Feeds the open file `fd` from its start, 64 KiB at a time; returns how many bytes it
     /// read (up to a read error, if any). Read at offsets, not from the descriptor's position, so
-    /// a descriptor others read too is neither disturbed nor read from the middle.
+    /// a descriptor others read too is neither disturbed nor read from the middle. The buffer stays
+    /// below malloc's mmap threshold: a larger one is mapped afresh for every file, and its pages
+    /// faulted in and cleared each time, which cost as much as the hashing.
     @discardableResult
     public func update(descriptor fd: Int32) -> Int {
-        let block = 1 << 20
+        let block = 1 << 16
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: block, alignment: 64)
         defer { buffer.deallocate() }
         var total = 0
