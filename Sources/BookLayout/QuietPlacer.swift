@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 import BookConfig
 import BookResolve
 
@@ -95,8 +96,8 @@ enum QuietPlacer {
         var cells: [CIELab] = []
         for y in y0..<y1 { for x in x0..<x1 { let i = y * t.width + x; cells.append(CIELab(t.red[i], t.green[i], t.blue[i])) } }
         func median(_ channel: (CIELab) -> Float) -> Float {
-            let v = cells.map(channel).sorted()
-            return v[v.count / 2]
+            var v = cells.map(channel)
+            return v.select(v.count / 2)
         }
         let middle = CIELab(l: median(\.l), a: median(\.a), b: median(\.b))
         let apart = cells.filter { $0.distance(to: middle) > apartDistance }.count
