@@ -8,6 +8,7 @@
 #include <qpdf/QPDFWriter.hh>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -304,14 +305,28 @@ void convertImages(QPDF &pdf, content_cmyk_converter const *convert) {
     }
 }
 
+/// Opens `path` for qpdf with a 64 KiB stdio buffer. qpdf reads a file through stdio, whose
+/// buffer is the file system's block (4 KiB): a picture book's PDF took tens of thousands of read
+/// calls, each pass. A seek inside the buffer costs no call; one outside it reads 64 KiB, which
+/// costs little more than 4.
+/// `buffer` (`readBuffer` bytes) must outlive `pdf`, which closes the file when it goes.
+constexpr size_t readBuffer = 1 << 16;
+void processBuffered(QPDF &pdf, const char *path, char *buffer) {
+    FILE *file = std::fopen(path, "rb");
+    if (file == nullptr) throw std::runtime_error(std::string("cannot open ") + path + ": " + std::strerror(errno));
+    std::setvbuf(file, buffer, _IOFBF, readBuffer);
+    pdf.processFile(path, file, true);
+}
+
 } // namespace
 
 extern "C" int content_black_to_gray(const char *input, const char *output, content_black_rule rule,
                                      char *error, size_t error_size) {
     try {
+        std::unique_ptr<char[]> buffer(new char[readBuffer]);
         QPDF pdf;
         pdf.setAttemptRecovery(false);
-        pdf.processFile(input);
+        processBuffered(pdf, input, buffer.get());
         std::set<QPDFObjGen> seen;
         for (auto &page : QPDFPageDocumentHelper(pdf).getAllPages()) {
             page.addContentTokenFilter(std::make_shared<BlackToGray>(rule));
@@ -334,9 +349,10 @@ extern "C" int content_black_to_gray(const char *input, const char *output, cont
 extern "C" int content_convert_cmyk(const char *input, const char *output, content_black_rule rule,
                                     content_cmyk_converter convert, char *error, size_t error_size) {
     try {
+        std::unique_ptr<char[]> buffer(new char[readBuffer]);
         QPDF pdf;
         pdf.setAttemptRecovery(false);
-        pdf.processFile(input);
+        processBuffered(pdf, input, buffer.get());
         std::set<QPDFObjGen> seen;
         for (auto &page : QPDFPageDocumentHelper(pdf).getAllPages()) {
             page.addContentTokenFilter(std::make_shared<BlackToGray>(rule, &convert));
@@ -346,7 +362,10 @@ extern "C" int content_convert_cmyk(const char *input, const char *output, conte
         }
         convertImages(pdf, &convert);
         QPDFWriter writer(pdf, output);
-        writer.setDeterministicID(true);
+        // This file is finished once more (PDFFinisher), which derives the /ID from the content
+        // it writes: a deterministic ID here would be an MD5 of every picture's bytes, for an
+        // identifier no output keeps. A static one is the same every run without hashing.
+        writer.setStaticID(true);
         writer.setObjectStreamMode(qpdf_o_disable);
         writer.write();
         if (pdf.anyWarnings()) {
