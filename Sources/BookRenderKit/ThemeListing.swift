@@ -24,6 +24,8 @@ public struct ThemeListing: Sendable, Codable {
 
     public var folder: String
     public var themes: [Theme]
+    /// The sheets `themes --preview` wrote (see `ThemePreview`); nil when none were asked for.
+    public var sheets: [ThemePreview.Sheet]?
     /// As every command's report has them; a theme that cannot be read stops the listing instead.
     public var findings: [Diagnostic] = []
 

@@ -8,14 +8,39 @@ struct Themes: ParsableCommand {
         abstract: "List the themes a book can be set in: name, what it is for, its type, colours and cover.",
         discussion: "A book names its theme in book.json (\"theme\"), or export --theme NAME sets it for one run. \(ExitCodes.pointer)")
 
+    @Option(name: .customLong("preview"), help: ArgumentHelp("Write a contact sheet of each theme to this folder: <theme>.png, the cover and first pages of a book set in it.", valueName: "folder"))
+    var preview: String?
+
+    @Option(help: ArgumentHelp("With --preview: the book to show in every theme (default: the sample storybook or memoir, whichever the theme is for).", valueName: "book"))
+    var book: String?
+
+    @Option(help: "With --preview: how many pages each sheet shows, the cover first.")
+    var pages: Int = ThemePreview.defaultPages
+
     @OptionGroup var jsonFlags: JSONFlags
+
+    func validate() throws {
+        if preview == nil, book != nil { throw ValidationError("--book is for --preview: give the folder the sheets go to") }
+    }
 
     func run() throws {
         let result = ResultOutput(command: "themes", json: jsonFlags.json)
-        let listing: ThemeListing
-        do throws(BookRenderError) { listing = try ThemeListing.read() } catch { throw result.fail(error) }
+        var listing: ThemeListing
+        do throws(BookRenderError) {
+            listing = try ThemeListing.read()
+            if let preview {
+                listing.sheets = try ThemePreview.write(to: URL(fileURLWithPath: preview), book: book.map { URL(fileURLWithPath: $0) },
+                                                        pages: pages, listing: listing)
+            }
+        } catch { throw result.fail(error) }
         if result.json {
             try? result.emit(listing)
+            return
+        }
+        if let sheets = listing.sheets {
+            for sheet in sheets {
+                Console.out("wrote \(sheet.file): \(sheet.theme), \(sheet.pages) page(s) of \(sheet.book)")
+            }
             return
         }
         Console.out("themes in \(listing.folder)")

@@ -147,6 +147,52 @@ import BookRenderKit
         #expect(text.status == 0 && files.allSatisfy { text.stdout.contains($0) }, "\(text.stdout)")
     }
 
+    /// `themes --preview` writes one sheet per theme (the cover and first pages, side by side) of
+    /// the sample the theme is made for, or of the book given; no two themes' sheets are alike.
+    @Test func themesPreviewWritesASheetOfEveryTheme() throws {
+        let dir = try temporaryDirectory("themes-preview")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func sheets(_ r: ToolResult) throws -> [[String: Any]] {
+            #expect(r.status == 0, "\(r.stderr)")
+            let listing = try #require(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any])
+            return try #require(listing["sheets"] as? [[String: Any]])
+        }
+        /// Width and height from the PNG's header.
+        func size(_ file: String) throws -> (Int, Int) {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+            #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(file) is a PNG")
+            func u32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            return (u32(16), u32(20))
+        }
+        let themes = try #require(try JSONSerialization.jsonObject(with: bookrender(["themes", "--json"]).stdoutData) as? [String: Any])["themes"] as? [[String: Any]]
+        let samples = try sheets(try bookrender(["themes", "--preview", dir.appendingPathComponent("samples").path, "--json"]))
+        #expect(samples.map { $0["theme"] as? String } == (themes ?? []).map { $0["name"] as? String })
+        var seen = Set<Data>()
+        for sheet in samples {
+            let file = try #require(sheet["file"] as? String)
+            let (width, height) = try size(file)
+            // A row of six pages, each at least two thirds as wide as tall.
+            #expect(sheet["pages"] as? Int == 6 && width > 3 * height, "\(file): \(width)×\(height)")
+            #expect(seen.insert(try Data(contentsOf: URL(fileURLWithPath: file))).inserted, "\(file) is like another theme's sheet")
+        }
+        #expect((samples.first { $0["theme"] as? String == "memoir" }?["book"] as? String)?.hasSuffix("samples/memoir/book.json") == true)
+        #expect((samples.first { $0["theme"] as? String == "picture-book" }?["book"] as? String)?.hasSuffix("samples/storybook/book.json") == true)
+
+        // The user's own book, in every theme, fewer pages.
+        let own = Repository.samples.appendingPathComponent("storybook/book.json").path
+        let mine = try sheets(try bookrender(["themes", "--preview", dir.appendingPathComponent("mine").path, "--book", own, "--pages", "3", "--json"]))
+        #expect(mine.count == samples.count && mine.allSatisfy { $0["book"] as? String == own && $0["pages"] as? Int == 3 })
+        let (width, height) = try size(try #require(mine.first?["file"] as? String))
+        #expect(width > 3 * height / 2 && width < 3 * height, "\(width)×\(height)")
+
+        // A book that cannot be read is named, and no sheet is written; --book alone is a mistake.
+        let missing = dir.appendingPathComponent("none/book.json").path
+        let bad = try bookrender(["themes", "--preview", dir.appendingPathComponent("bad").path, "--book", missing])
+        #expect(bad.status == 66 && bad.stderr.contains(missing), "\(bad.status) \(bad.stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("bad").path)) ?? []).isEmpty)
+        #expect(try bookrender(["themes", "--book", own]).status == 64)
+    }
+
     /// `init --theme` starts a book that names the theme and renders in it; an unknown theme is
     /// refused with the themes there, and nothing is written.
     @Test func initWithAThemeNamesItAndAnUnknownOneIsRefused() throws {
