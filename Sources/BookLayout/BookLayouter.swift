@@ -117,6 +117,8 @@ public struct BookLayouter {
                     // Reads the lines' glyphs only, no Pango call: safe while helpers still run.
                     missingGlyphs += MissingGlyphs.findings(in: [ctx.pages[handedOver]], fonts: typesetter.fonts)
                     ctx.pages[handedOver].items.removeAll { if case .text = $0 { true } else { false } }
+                    // Nor does the typesetter hold on to the short texts drawn there.
+                    typesetter.forgetRemembered()
                 }
                 handedOver += 1
             }

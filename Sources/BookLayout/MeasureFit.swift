@@ -67,8 +67,10 @@ enum MeasureFit {
     static func averageCharacterWidth(_ role: TypeRole, _ typesetter: Typesetter) -> Double {
         let style = TextStyle(family: role.family, size: role.size, weight: role.weight, italic: role.italic,
                               lineHeight: role.lineHeight)
+        if let known = typesetter.averageCharacterWidths[style] { return known }
         let layout = typesetter.layout(sample, style: style, width: 0, alignment: .start, hyphenate: false)
-        let width = layout.lines.reduce(0) { $0 + $1.width }
-        return width / Double(sample.count)
+        let width = layout.lines.reduce(0) { $0 + $1.width } / Double(sample.count)
+        typesetter.averageCharacterWidths[style] = width
+        return width
     }
 }

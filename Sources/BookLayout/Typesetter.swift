@@ -61,12 +61,20 @@ public final class Typesetter {
     /// position, and fitting a page each size, with the same few texts: each is set once. A
     /// layout is never changed once made, so one can stand on several pages.
     private var remembered: [TextRequest: TextLayout] = [:]
+
+    /// Lets go of the texts remembered: when the pages using them are drawn and dropped, or the
+    /// typesetter is set to lay out otherwise.
+    func forgetRemembered() { remembered.removeAll(keepingCapacity: true) }
+
+    /// A style's average character width (see `MeasureFit`), by style: asked for by every picture
+    /// page, and kept here beyond the remembered texts.
+    var averageCharacterWidths: [TextStyle: Double] = [:]
     static let rememberedBytes = TextPrefetch.minimumBytes
     static let rememberedCount = 256
 
     /// Whether total fit sets a block's lines from its measurement where it can (see `BrokenLines`)
     /// rather than having Pango lay it out again in the lines chosen: off only to compare the two.
-    var setsLinesFromMeasurement = true
+    var setsLinesFromMeasurement = true { didSet { forgetRemembered() } }
 
     /// Texts helper threads are laying out ahead (see `TextPrefetch`).
     var prepared: PreparedTexts?
