@@ -105,14 +105,8 @@ enum BalancedLines {
         let indent: Double
 
         init?(_ segment: [UInt8], style: TextStyle, typesetter: Typesetter) {
-            let layout = typesetter.newPangoLayout(style: style, width: -1, alignment: .center)
+            let layout = BalancedLines.pangoLayout(segment, style: style, width: -1, typesetter: typesetter)
             defer { shim_object_unref(UnsafeMutableRawPointer(layout)) }
-            let attrs = typesetter.attributes(style)
-            pango_layout_set_attributes(layout, attrs)
-            pango_attr_list_unref(attrs)
-            segment.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32($0.count)) }
-            }
             var byteOf: [Int] = []
             var charAt = [Int](repeating: 0, count: segment.count + 1)
             for (i, b) in segment.enumerated() {
@@ -192,15 +186,9 @@ enum BalancedLines {
     /// between words: a word cut in two to fill a narrower line would be a break the full column
     /// never needs.
     static func lineStarts(_ segment: [UInt8], style: TextStyle, width: Double, typesetter: Typesetter) -> [Int] {
-        let layout = typesetter.newPangoLayout(style: style, width: width, alignment: .center)
+        let layout = pangoLayout(segment, style: style, width: width, typesetter: typesetter)
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD)
         defer { shim_object_unref(UnsafeMutableRawPointer(layout)) }
-        let attrs = typesetter.attributes(style)
-        pango_layout_set_attributes(layout, attrs)
-        pango_attr_list_unref(attrs)
-        segment.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32($0.count)) }
-        }
         var starts: [Int] = []
         var node = pango_layout_get_lines_readonly(layout)
         while let n = node {
@@ -208,5 +196,18 @@ enum BalancedLines {
             if let line = n.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self) { starts.append(Int(line.pointee.start_index)) }
         }
         return starts
+    }
+
+    /// A new Pango layout (the caller unrefs it) of `segment` centred in `width` (-1: one line),
+    /// with the style's attributes.
+    static func pangoLayout(_ segment: [UInt8], style: TextStyle, width: Double, typesetter: Typesetter) -> OpaquePointer {
+        let layout = typesetter.newPangoLayout(style: style, width: width, alignment: .center)
+        let attrs = typesetter.attributes(style)
+        pango_layout_set_attributes(layout, attrs)
+        pango_attr_list_unref(attrs)
+        segment.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32($0.count)) }
+        }
+        return layout
     }
 }

@@ -231,8 +231,7 @@ public struct Resolver {
         defer { made.buffer.deinitialize(); made.buffer.deallocate() }
         DispatchQueue.concurrentPerform(iterations: assets.count) { i in
             let (asset, estimating) = assets[i]
-            // The id hashes the bytes (read here, beside the others); a picture whose subject
-            // cannot matter is left alone.
+            // A picture whose subject cannot matter is left alone.
             guard wanted.contains(asset.id) else { return }
             made.buffer[i] = analyse(asset, estimating: estimating, cache: cache, character: character)
         }
