@@ -18,6 +18,12 @@ public struct BookLayouter {
     /// draws each page once and needs only page numbers, pictures and findings afterwards.
     public var keepsHandedOverText = true
 
+    /// True: a book's contents pages are handed over last, once every chapter has its page, and
+    /// the pages before and after them as they come; for a caller that puts the pages in order
+    /// afterwards (`PrintPDF` reorders the drawn file's page tree). False: every page in order,
+    /// so a book with contents is handed over only when it is laid out whole.
+    public var handsOverContentsLast = false
+
     public init(typesetter: Typesetter, textThreads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.typesetter = typesetter
         self.textThreads = textThreads
@@ -49,14 +55,14 @@ public struct BookLayouter {
             // laid out again (from the same texts) when its gutter grows.
             TextPrefetch.start(TextPrefetch.requests(book, typesetter: typesetter, measureInset: (measure.inner, measure.outer)), on: typesetter, threads: textThreads,
                                glyphsOnly: !keepsHandedOverText && book.profile == nil && !PagePlanner.needsPlanning(book)
-                                   && !FrontMatter.wantsContents(book))
+                                   && (handsOverContentsLast || !FrontMatter.wantsContents(book)))
         }
         // Also when a page could not be drawn: the helpers stop taking texts.
         defer { typesetter.finishPrepared() }
         // A book whose pages are planned as a whole is handed over once the plan holds.
         let planning = PagePlanner.needsPlanning(book)
         // The contents are filled in once the chapters have their pages.
-        let streaming = book.profile == nil && !planning && !FrontMatter.wantsContents(book) ? eachPage : nil
+        let streaming = book.profile == nil && !planning && (handsOverContentsLast || !FrontMatter.wantsContents(book)) ? eachPage : nil
         let none = Optional<(PageNode) throws(Never) -> Void>.none
         var plan = LayoutPlan()
         var tree = try layoutOnce(book, measure, plan, eachPage: streaming)
@@ -107,20 +113,34 @@ public struct BookLayouter {
         ctx.measureInset = (measure.inner, measure.outer)
         // A template only changes the pages it adds, so those before are final once it returns.
         var handedOver = 0
+        // Contents pages kept empty until the chapters have their pages (`Contents.fill`).
+        var heldBack: [Int] = []
+        var contentsFilled = false
         var missingGlyphs: [Finding] = []
+        func give(_ index: Int, to eachPage: (PageNode) throws(E) -> Void) throws(E) {
+            try eachPage(ctx.pages[index])
+            if !keepsHandedOverText {
+                // Reads the lines' glyphs only, no Pango call: safe while helpers still run.
+                missingGlyphs += MissingGlyphs.findings(in: [ctx.pages[index]], fonts: typesetter.fonts)
+                ctx.pages[index].items.removeAll { if case .text = $0 { true } else { false } }
+                // Nor does the typesetter hold on to the short texts drawn there.
+                typesetter.forgetRemembered()
+            }
+        }
         func handOver() throws(E) {
             guard let eachPage else { return }
             // A sunk chapter opening waits for the text that may start on it.
             while handedOver < (ctx.openingRoom?.index ?? ctx.pages.count) {
-                try eachPage(ctx.pages[handedOver])
-                if !keepsHandedOverText {
-                    // Reads the lines' glyphs only, no Pango call: safe while helpers still run.
-                    missingGlyphs += MissingGlyphs.findings(in: [ctx.pages[handedOver]], fonts: typesetter.fonts)
-                    ctx.pages[handedOver].items.removeAll { if case .text = $0 { true } else { false } }
-                    // Nor does the typesetter hold on to the short texts drawn there.
-                    typesetter.forgetRemembered()
+                if !contentsFilled, ctx.contentsPages.contains(handedOver) {
+                    heldBack.append(handedOver)
+                } else {
+                    try give(handedOver, to: eachPage)
                 }
                 handedOver += 1
+            }
+            if contentsFilled {
+                for index in heldBack { try give(index, to: eachPage) }
+                heldBack = []
             }
         }
         FrontMatter.halfTitle(ctx)
@@ -137,6 +157,7 @@ public struct BookLayouter {
         ctx.openingRoom = nil
         BackMatter.layout(ctx)
         Contents.fill(ctx)
+        contentsFilled = true
         if let profile = book.profile {
             PrintMarks.pad(to: profile.pageMultiple(trim: book.trim.width, book.trim.height), ctx)
             PrintMarks.add(profile, ctx)

@@ -122,12 +122,15 @@ final class PDFPageStream {
         try drawer.draw(page, on: cr)
         cairo_restore(cr)
         pagesShown += 1
+        drawnNumbers.append(page.number)
         cairo_show_page(cr)
         try check()
     }
 
     /// Pages drawn so far, for messages.
     private var pagesShown = 0
+    /// The pages' numbers in the order they were drawn.
+    private(set) var drawnNumbers: [Int] = []
 
     /// The page content streams the sink marked as it wrote them.
     var markedContents: Set<Int> { sink.plainStreams.marked }

@@ -65,11 +65,24 @@ public enum PrintPDF {
             plan.threads = threads
             plan.attachments = document.attachments
             plan.markedContents = stream.markedContents
+            plan.drawnOrder = try drawnOrder(of: tree, drawn: stream.drawnNumbers)
             if document.tagged { plan.paragraphs = stream.paragraphs }
             try PDFFinisher.finishInPlace(tmp, as: url, plan: plan, contentDigest: digest)
             laidOut = tree
         }
         return laidOut!
+    }
+
+    /// For each page of `tree`, its index among `drawn` (page numbers as they were drawn); nil
+    /// when they were drawn in order.
+    static func drawnOrder(of tree: PageTree, drawn: [Int]) throws -> [Int]? {
+        let numbers = tree.pages.map(\.number)
+        guard numbers != drawn else { return nil }
+        let index = Dictionary(drawn.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        guard drawn.count == numbers.count, index.count == drawn.count, Set(numbers) == Set(drawn) else {
+            throw RenderError("the layout handed over pages \(drawn.count) times for a book of \(numbers.count) pages")
+        }
+        return numbers.map { index[$0]! }
     }
 
     static func finishingPlan(_ tree: PageTree, pages: Set<Int>?, profile: PrintProfile?, tagged: Bool = true) -> FinishingPlan {

@@ -83,6 +83,8 @@ extension BookDocument {
                     var layouter = BookLayouter(typesetter: try typesetter(resolved, resources), textThreads: settings.workers)
                     // Without PNGs to draw afterwards, a drawn page's text need not stay in memory.
                     layouter.keepsHandedOverText = options.png != nil
+                    // The file's page tree is put in order when it is finished.
+                    layouter.handsOverContentsLast = true
                     let tree = try layouter.layout(resolved) { page in
                         for box in page.textBoxes { fonts.formUnion(box.layout.fontFiles) }
                         try drawPage(page)

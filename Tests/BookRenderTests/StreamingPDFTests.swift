@@ -152,6 +152,72 @@ import BookRenderKit
         #expect(text.contains("Chapter 10 " + opening), "\(opening)")
     }
 
+    /// The contents are filled in once every chapter has its page, so they are drawn last; the
+    /// pages before and after them are drawn as they come, and the finished file has every page,
+    /// and its structure, in the book's order.
+    @Test func contentsDrawnLastArePutInTheirPlace() throws {
+        let chapters = (1...12).map { n in
+            Page(ChapterPage(title: "Chapter \(n)", text: sampleProse(paragraphs: 12, seed: UInt64(n))))
+        }
+        let book = Book(kind: .memoir, title: "Contents last", language: "en-US", created: "2024-02-03T04:05:06Z",
+                        theme: "memoir", format: BookFormat(trim: .preset("6x9")),
+                        matter: BookMatter(dedication: "For the readers.", contents: true), pages: chapters)
+        let resolved = try TestBooks.document(book).resolve()
+        let document = PDFDocument(trim: resolved.trim, geometry: PrintGeometry(nil), title: book.title,
+                                   author: book.author, created: book.created)
+        let dir = try temporaryDirectory("contents-last")
+        let whole = dir.appendingPathComponent("whole.pdf"), streamed = dir.appendingPathComponent("streamed.pdf")
+        let tree = BookLayouter(typesetter: try TestFonts.typesetter(), textThreads: 1).layout(resolved)
+        try PrintPDF.write(tree, to: whole)
+        let contents = tree.pages.filter { $0.role == .contents }.map(\.number)
+        #expect(!contents.isEmpty)
+
+        var handed: [Int] = []
+        _ = try PrintPDF.write(to: streamed, document: document) { drawPage in
+            var layouter = BookLayouter(typesetter: try TestFonts.typesetter(), textThreads: 2)
+            layouter.keepsHandedOverText = false
+            layouter.handsOverContentsLast = true
+            return try layouter.layout(resolved) { page in
+                handed.append(page.number)
+                try drawPage(page)
+            }
+        }
+        let others = tree.pages.map(\.number).filter { !contents.contains($0) }
+        #expect(handed == others + contents, "the contents last, every other page in order")
+
+        let check = try run("qpdf", ["--check", streamed.path])
+        #expect(check.status == 0 && !check.stdout.contains("WARNING"), "\(check.stdout)\(check.stderr)")
+        // Page by page the same pictures and text as the file drawn in order, and the same structure.
+        let pictures = try temporaryDirectory("contents-last-pages")
+        for (name, pdf) in [("w", whole), ("s", streamed)] {
+            _ = try run("pdftoppm", ["-r", "12", "-png", pdf.path, pictures.appendingPathComponent(name).path])
+        }
+        let drawn = try FileManager.default.contentsOfDirectory(atPath: pictures.path).filter { $0.hasPrefix("w-") }.sorted()
+        #expect(drawn.count == tree.pages.count)
+        for file in drawn {
+            let same = try Data(contentsOf: pictures.appendingPathComponent(file))
+                == Data(contentsOf: pictures.appendingPathComponent("s" + file.dropFirst()))
+            #expect(same, "page \(file) differs from the page drawn in order")
+        }
+        #expect(try run("pdftotext", [streamed.path, "-"]).stdout == run("pdftotext", [whole.path, "-"]).stdout)
+        let structure = try run("pdfinfo", ["-struct-text", streamed.path]).stdout
+        #expect(structure == (try run("pdfinfo", ["-struct-text", whole.path]).stdout))
+        #expect(structure.contains("Contents") && structure.contains("Chapter 12"))
+        // The bookmarks lead to the same page numbers, and the pages are labelled alike.
+        func bookmarksAndLabels(_ pdf: URL) throws -> String {
+            let json = try run("qpdf", ["--json", "--json-key=outlines", "--json-key=pagelabels", pdf.path]).stdout
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let outlines = (object["outlines"] as? [[String: Any]] ?? []).map { "\($0["title"] ?? "") \($0["destpageposfrom1"] ?? "")" }
+            let labels = (object["pagelabels"] as? [[String: Any]] ?? []).map { label in
+                "\(label["index"] ?? "") " + ((label["label"] as? [String: Any]) ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            }
+            return (outlines + labels).joined(separator: "\n")
+        }
+        let marks = try bookmarksAndLabels(streamed)
+        #expect(marks == (try bookmarksAndLabels(whole)))
+        #expect(marks.contains("Chapter 12 \(try #require(tree.chapters.last?.page))"))
+    }
+
     @Test func aPageThatCannotBeDrawnStopsTheExportAndLeavesTheOldFile() throws {
         let (resolved, document) = try longMemoir()
         let dir = try temporaryDirectory("drawn-as-laid-out-fails")

@@ -131,6 +131,11 @@ public struct FinishingPlan: Sendable, Equatable {
     public var attachments: [PDFAttachment] = []
     /// How many threads the finishing may work on (the artifact marking of a tagged PDF's pages).
     public var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// For pages drawn out of order (a book's contents, filled in last): for each page in the
+    /// book's order, its index among the pages as drawn. The page tree and the structure tree are
+    /// put in the book's order before anything else is finished; `pages`, `outline` and
+    /// `pageLabels` are in the book's order. nil: drawn in order.
+    public var drawnOrder: [Int]?
     /// Page content streams (by object number) whose artifacts are marked already: the PDF's
     /// sink marked them as cairo wrote them (see `PlainStreams`).
     public var markedContents: Set<Int> = []

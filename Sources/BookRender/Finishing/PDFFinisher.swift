@@ -87,6 +87,7 @@ public enum PDFFinisher {
 
     /// `source`: the file `doc` was read from (`input` itself, or `input` flattened).
     private static func apply(_ plan: FinishingPlan, to doc: QPDFDocument, input: URL, source: URL) throws {
+        if let order = plan.drawnOrder { try PageOrder.apply(order, to: doc, input: input) }
         // The pages' artifact marking goes on beside the rest of the finishing, from the start.
         let marking: ArtifactMarking.Marking?
         do {
@@ -126,7 +127,8 @@ public enum PDFFinisher {
         try writeCatalog(plan, pages: pages, into: doc)
         try CIDToGIDMaps.addMissing(doc)
         if let alts = plan.figureAltTexts {
-            try StructureFinishing.wrapInDocument(doc, joiningParagraphs: plan.paragraphs, input: input)
+            try StructureFinishing.wrapInDocument(doc, joiningParagraphs: plan.paragraphs, sortingByPage: plan.drawnOrder != nil,
+                                                  input: input)
             try StructureFinishing.writeAltTexts(alts, into: doc, input: input)
         }
         do {

@@ -113,6 +113,8 @@ final class QPDFDocument {
 
     var pageCount: Int { get throws { Int(try call { qpdf_get_num_pages($0) }) } }
     func page(_ index: Int) throws -> Handle { try call { qpdf_get_page_n($0, index) } }
+    /// After the page tree's `/Kids` changed: qpdf keeps its list of pages from the first read.
+    func updatePageCache() throws { _ = try call { qpdf_update_all_pages_cache($0) } }
     func root() throws -> Handle { try call { qpdf_get_root($0) } }
     func trailer() throws -> Handle { try call { qpdf_get_trailer($0) } }
 

@@ -8,11 +8,15 @@ enum StructureFinishing {
     /// parts of each divided paragraph (`ParagraphJoining`, with `paragraphs` as it takes them),
     /// and marks the catalog as tagged. Nothing for a PDF without a structure tree (untagged, or
     /// through Ghostscript); no new `Document` for one whose tree has a single one at the top.
-    static func wrapInDocument(_ doc: QPDFDocument, joiningParagraphs paragraphs: [Int]?, input: URL) throws {
+    /// `sortingByPage`: for pages drawn out of order, the top elements are first put in the order
+    /// of the pages (`PageOrder`), after the paragraphs, numbered as drawn, are joined.
+    static func wrapInDocument(_ doc: QPDFDocument, joiningParagraphs paragraphs: [Int]?, sortingByPage: Bool = false,
+                               input: URL) throws {
         let root = try doc.root()
         let tree = try doc.get(root, "/StructTreeRoot")
         guard try doc.isDictionary(tree) else { return }
         if let paragraphs { try ParagraphJoining.join(paragraphs, in: doc, tree: tree, input: input) }
+        if sortingByPage { try PageOrder.sortStructure(doc) }
         let top = try doc.get(tree, "/K")
         let kids = try doc.isArray(top) ? try doc.items(top) : [top]
         let alreadyWrapped = try kids.count == 1 && doc.isDictionary(kids[0]) && doc.isName(try doc.get(kids[0], "/S"), "/Document")
