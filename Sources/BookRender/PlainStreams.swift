@@ -217,6 +217,13 @@ struct PlainStreams {
         return Array(UnsafeBufferPointer(start: out, count: count))
     }
 
+    /// `bytes` as a zlib stream for a FlateDecode stream, at libdeflate's strongest level: for
+    /// data written once, such as an output intent's profile.
+    static func compressed(_ bytes: [UInt8]) throws -> [UInt8] {
+        guard let out = compress(bytes, level: 12) else { throw FinishingError("cannot compress a stream of \(bytes.count) bytes") }
+        return out
+    }
+
     private static let headerEnd = Array(">>\nstream\n".utf8)
     private static let streamEnd = Array("\nendstream\nendobj\n".utf8)
     private static let filterKey = Array("/Filter".utf8)

@@ -41,7 +41,8 @@ public enum PrintPDF {
             let written = try PDFWriter.draw(tree, into: drawn, pages: pages, opaque: true, tagged: tagged, for: url,
                                              threads: threads, cmyk: pictures)
             if tagged { plan.paragraphs = written.paragraphs }
-            try CMYKConverter.convertToPDFX1a(drawn, to: url, plan: plan, options: options, transform: transform)
+            try CMYKConverter.convertToPDFX1a(drawn, to: url, plan: plan, options: options, transform: transform,
+                                              inputDigest: written.digest)
         }
     }
 

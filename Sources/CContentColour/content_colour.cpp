@@ -5,6 +5,7 @@
 #include <qpdf/QPDFPageDocumentHelper.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
 #include <qpdf/QPDFTokenizer.hh>
+#include <qpdf/Pipeline.hh>
 #include <qpdf/QPDFWriter.hh>
 
 #include <algorithm>
@@ -265,19 +266,46 @@ void filterType3(QPDFObjectHandle resources, content_black_rule rule, std::set<Q
 /// the writer. Interpolation goes too: PDF/X forbids it.
 /// Whether a JPEG stream carries Adobe's APP14 marker before its first scan: its CMYK values
 /// are then stored inverted, as Adobe writes them.
-bool hasAdobeMarker(QPDFObjectHandle image) {
-    auto data = image.getRawStreamData();
-    unsigned char const *b = data->getBuffer();
-    size_t const n = data->getSize();
+/// The first `limit` bytes of a stream's stored data, and no more: a pipeline that stops qpdf
+/// reading once it has them, so a JPEG's header is looked at without reading its megabytes.
+class Prefix : public Pipeline {
+  public:
+    explicit Prefix(size_t limit) : Pipeline("stream prefix", nullptr), limit(limit) {}
+    void write(unsigned char const *data, size_t length) override {
+        bytes.append(reinterpret_cast<char const *>(data), std::min(length, limit - bytes.size()));
+        // qpdf catches it and stops reading; asked to, it records no warning.
+        if (bytes.size() >= limit) throw std::runtime_error("enough");
+    }
+    void finish() override {}
+    std::string bytes;
+    size_t const limit;
+};
+
+/// Whether the JPEG `b` (`n` bytes) has Adobe's marker before its first scan: 1 yes, 0 no, -1
+/// its markers run past `n`.
+int adobeMarkerIn(unsigned char const *b, size_t n) {
     size_t at = 2;
     while (at + 4 <= n && b[at] == 0xFF) {
         unsigned char const marker = b[at + 1];
-        if (marker == 0xDA) return false;
+        if (marker == 0xDA) return 0;
         size_t const length = size_t(b[at + 2]) << 8 | b[at + 3];
-        if (marker == 0xEE && length >= 7 && at + 9 <= n && std::memcmp(b + at + 4, "Adobe", 5) == 0) return true;
+        if (marker == 0xEE && length >= 7) {
+            if (at + 9 > n) return -1;
+            if (std::memcmp(b + at + 4, "Adobe", 5) == 0) return 1;
+        }
         at += 2 + length;
     }
-    return false;
+    return at + 4 > n ? -1 : 0;
+}
+
+bool hasAdobeMarker(QPDFObjectHandle image) {
+    // The markers come first; a header longer than this (large ICC or Exif blocks) is read whole.
+    Prefix prefix(1 << 16);
+    bool const whole = image.pipeStreamData(&prefix, nullptr, 0, qpdf_dl_none, true, false);
+    int const found = adobeMarkerIn(reinterpret_cast<unsigned char const *>(prefix.bytes.data()), prefix.bytes.size());
+    if (found >= 0 || whole) return found == 1;
+    auto data = image.getRawStreamData();
+    return adobeMarkerIn(data->getBuffer(), data->getSize()) == 1;
 }
 
 void convertImages(QPDF &pdf, content_cmyk_converter const *convert) {
@@ -367,6 +395,8 @@ extern "C" int content_convert_cmyk(const char *input, const char *output, conte
         // identifier no output keeps. A static one is the same every run without hashing.
         writer.setStaticID(true);
         writer.setObjectStreamMode(qpdf_o_disable);
+        // PDF/X-1a:2001 is PDF 1.3; its finishing is appended to this file, header and all.
+        writer.forcePDFVersion("1.3");
         writer.write();
         if (pdf.anyWarnings()) {
             copyMessage(std::string("qpdf warned while converting ") + input + " to CMYK", error, error_size);

@@ -17,7 +17,7 @@ import BookRenderKit
     }
 
     static func export(_ sample: String, tagged: Bool = true, to pdf: URL) throws {
-        var document = try TestBooks.open(Repository.samples.appendingPathComponent(sample))
+        let document = try TestBooks.open(Repository.samples.appendingPathComponent(sample))
         var options = ExportOptions(pdf: pdf)
         options.tagged = tagged
         _ = try document.export(options)
@@ -187,7 +187,7 @@ import BookRenderKit
         let work = try temporaryDirectory("artifacts-rewritten")
         defer { try? FileManager.default.removeItem(at: work) }
         let pdf = work.appendingPathComponent("book.pdf")
-        var document = try BookDocument.open(Repository.samples.appendingPathComponent("storybook/book.json"),
+        let document = try BookDocument.open(Repository.samples.appendingPathComponent("storybook/book.json"),
                                              settings: TestBooks.settings(profile: "kdp"))
         var options = ExportOptions(pdf: pdf)
         // The sample is too short for KDP and has a placeholder: preflight's findings, not ours.

@@ -57,26 +57,44 @@ public enum CMYKConverter {
     /// `transform`: one made already for `options` (a book's pictures were converted with it).
     public static func convertToPDFX1a(_ input: URL, to output: URL, plan: FinishingPlan, options: Options = .ingramSpark,
                                        transform: CMYKTransform? = nil) throws {
-        var finalPlan = try completedPlan(plan, from: input)
-        // PDF/UA is built on PDF 1.7; a PDF/X-1a file is PDF 1.3, its tags kept but claiming no more.
-        finalPlan.metadata?.pdfUAPart = nil
+        try convertToPDFX1a(input, to: output, plan: plan, options: options, transform: transform, inputDigest: nil)
+    }
+
+    /// `inputDigest`: a digest of `input`'s content (`PDFWriter`'s, for a file it drew), which with
+    /// the conversion's settings stands for the converted file in its /ID; nil hashes that file.
+    static func convertToPDFX1a(_ input: URL, to output: URL, plan: FinishingPlan, options: Options,
+                                transform: CMYKTransform?, inputDigest: String?) throws {
         let doc = try QPDFDocument(reading: input, mapping: true)
+        var finalPlan = try completedPlan(plan, from: doc, input: input)
         if let (page, what) = try PageTransparency.found(in: doc).min(by: { $0.key < $1.key }) {
             throw FinishingError("\(input.path): page \(page + 1) uses transparency (\(what)), which PDF/X-1a does not have; draw it without")
         }
+        // PDF/UA is built on PDF 1.7; a PDF/X-1a file is PDF 1.3, its tags kept but claiming no more.
+        finalPlan.metadata?.pdfUAPart = nil
+        finalPlan.transparency = false
         let transform = try transform ?? CMYKTransform(profile: try outputProfile(options),
                                                        inkLimit: options.totalInkLimit.map { $0 - inkLimitHeadroom })
-        try AtomicOutput.withTemporaryFile(for: output, suffix: "cmyk.pdf") { converted in
+        finalPlan.outputIntent = FinishingPlan.OutputIntent(
+            profileData: transform.profile, outputConditionIdentifier: options.outputConditionIdentifier,
+            outputCondition: options.outputCondition, registryName: options.registryName, info: options.outputCondition)
+        // Converted into the file that becomes `output`, then finished by appending to it: the
+        // pictures are read and written once, not once more to finish.
+        try AtomicOutput.write(to: output) { converted in
             var message = [CChar](repeating: 0, count: 1024)
             let rule = options.blackText ?? BlackText.Rule(maxLevel: -1, maxSpread: 0, maxLineWidth: 0)
             let black = content_black_rule(max_level: rule.maxLevel, max_spread: rule.maxSpread, max_line_width: rule.maxLineWidth)
             guard content_convert_cmyk(input.path, converted.path, black, transform.contentConverter, &message, message.count) == 0 else {
                 throw FinishingError("converting \(input.path) to CMYK: \(String(cString: message))")
             }
-            finalPlan.outputIntent = FinishingPlan.OutputIntent(
-                profileData: transform.profile, outputConditionIdentifier: options.outputConditionIdentifier,
-                outputCondition: options.outputCondition, registryName: options.registryName, info: options.outputCondition)
-            try PDFFinisher.finish(converted, plan: finalPlan, to: output, forPDFX: true)
+            // The converted file's content is a function of the input's, the profile and the black
+            // rule: the same input and settings give the same /ID, any change a different one.
+            let digest = ContentHash()
+            if let inputDigest {
+                digest.update(Data("\(inputDigest) \(transform.profileID) \(transform.inkLimit ?? 0) \(rule.maxLevel) \(rule.maxSpread) \(rule.maxLineWidth)\n".utf8))
+            } else {
+                guard digest.update(fileAt: converted.path) != nil else { throw OutputError.cannotWrite(output) }
+            }
+            try PDFFinisher.finishInPlace(converted, as: output, plan: finalPlan, contentDigest: digest.finish())
         }
     }
 
@@ -93,9 +111,8 @@ public enum CMYKConverter {
 
     /// Fills in what the plan leaves open: boxes from the input when the plan has none, dates
     /// from the input, `/Trapped /False` and the PDF/X version keys.
-    static func completedPlan(_ plan: FinishingPlan, from input: URL) throws -> FinishingPlan {
+    static func completedPlan(_ plan: FinishingPlan, from doc: QPDFDocument, input: URL) throws -> FinishingPlan {
         var plan = plan
-        let doc = try QPDFDocument(reading: input, mapping: true)
         if plan.pages.isEmpty {
             for i in 0..<(try doc.pageCount) {
                 let page = try doc.page(i)

@@ -11,6 +11,8 @@ public final class CMYKTransform: @unchecked Sendable {
     public let profile: Data
     /// XXH3-128 of `profile`: conversions made with it are cached under it.
     public let profileID: String
+    /// The limit the transform holds colours under, percent (nil: none).
+    public let inkLimit: Double?
 
     /// `inkLimit`: percent of total ink no converted colour or pixel passes (nil: none). The
     /// profile's grid is held under it already; this catches what lands between grid points.
@@ -25,6 +27,7 @@ public final class CMYKTransform: @unchecked Sendable {
         pointer = made
         shim_cmyk_transform_set_ink_limit(made, inkLimit ?? 0)
         self.profile = profile
+        self.inkLimit = inkLimit
         profileID = ContentHash.hex(profile)
     }
 

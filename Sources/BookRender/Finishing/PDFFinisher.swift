@@ -12,26 +12,14 @@ import CQPDF
 /// how a freshly drawn PDF is finished: its megabytes of pictures are not read and written again.
 public enum PDFFinisher {
     public static func finish(_ input: URL, plan: FinishingPlan, to output: URL) throws {
-        try finish(input, plan: plan, to: output, forPDFX: false)
-    }
-
-    /// `forPDFX`: PDF 1.3 (PDF/X-1a) without object streams, page groups or interpolated images.
-    static func finish(_ input: URL, plan: FinishingPlan, to output: URL, forPDFX: Bool) throws {
         let doc = try QPDFDocument(reading: input)
-        if !plan.transparency || forPDFX { try refuseTransparency(doc, in: input) }
+        if !plan.transparency { try refuseTransparency(doc, in: input) }
         try apply(plan, to: doc, input: input, source: input)
-        if !plan.transparency || forPDFX { try PageGroups.remove(doc) }
-        if forPDFX { try removeInterpolation(doc) }
+        if !plan.transparency { try PageGroups.remove(doc) }
 
         // Without this qpdf would keep the first half of an existing (clock-based) ID.
         try doc.remove(try doc.trailer(), "/ID")
-
-        var options = QPDFDocument.WriteOptions()
-        if forPDFX {
-            options.objectStreams = qpdf_o_disable
-            options.version = "1.3"
-        }
-        try AtomicOutput.write(to: output) { tmp in try doc.write(to: tmp, naming: output, options: options) }
+        try AtomicOutput.write(to: output) { tmp in try doc.write(to: tmp, naming: output, options: QPDFDocument.WriteOptions()) }
     }
 
     /// Finishes a PDF cairo just drew into `file`, in place.
@@ -49,11 +37,9 @@ public enum PDFFinisher {
 
     /// Appends the finishing to `file` itself. `contentDigest` stands for the content already in
     /// the file (see `PDFSink`); with the update it makes the `/ID`, so the same book gives the
-    /// same bytes. The plan must not carry an output intent (a stream, which PDF/X output gets
-    /// through `finish` anyway). The caller owns `file`: it is a temporary file, renamed into
+    /// same bytes. The caller owns `file`: it is a temporary file, renamed into
     /// place afterwards, so a failure here never leaves a half-updated PDF at the target.
     static func finishInPlace(_ file: URL, as target: URL, plan: FinishingPlan, contentDigest: String) throws {
-        guard plan.outputIntent == nil else { throw FinishingError("an output intent cannot be added in place") }
         let update: IncrementalUpdate
         let release = DocumentRelease()
         do {
@@ -137,18 +123,6 @@ public enum PDFFinisher {
             throw FinishingError("\(source.path): \(error.message)")
         }
         if let metadata = plan.metadata { try StructureFinishing.writeMetadata(metadata, into: doc) }
-    }
-
-    /// PDF/X forbids `/Interpolate true` on images (cairo sets it, Ghostscript keeps it): a
-    /// device's smoothing filter may overshoot, here by up to 8 % total ink past the limit.
-    private static func removeInterpolation(_ doc: QPDFDocument) throws {
-        let size = try doc.get(try doc.trailer(), "/Size")
-        for id in 1..<max(1, try doc.intValue(size)) {
-            let object = try doc.object(id)
-            guard try doc.isStream(object) else { continue }
-            let dict = try doc.streamDictionary(object)
-            try doc.remove(dict, "/Interpolate")
-        }
     }
 
     private static func writeInfo(_ info: FinishingPlan.DocumentInfo, into doc: QPDFDocument) throws {
@@ -270,7 +244,9 @@ public enum PDFFinisher {
             }
         }
         let components = try ICCProfile.componentCount(profile, path: intent.profile.path)
-        let stream = try doc.indirect(try doc.stream(data: profile, dictionary: [("/N", try doc.integer(components))]))
+        // Compressed here: an incremental update writes a stream as it is given.
+        let stream = try doc.indirect(try doc.stream(data: Data(try PlainStreams.compressed(Array(profile))), filter: try doc.name("FlateDecode")))
+        try doc.set(try doc.streamDictionary(stream), "/N", try doc.integer(components))
         var entries: [(String, QPDFDocument.Handle)] = [
             ("/Type", try doc.name("OutputIntent")), ("/S", try doc.name("GTS_PDFX")),
             ("/OutputConditionIdentifier", try doc.text(intent.outputConditionIdentifier)),

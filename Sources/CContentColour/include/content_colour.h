@@ -38,7 +38,8 @@ typedef struct {
 /// its pages, the forms they use and the glyphs of its Type 3 fonts as DeviceCMYK through
 /// `convert`, except that the text and thin strokes `rule` counts as black are set in DeviceGray 0
 /// (black ink alone); every 8-bit DeviceRGB image converted to DeviceCMYK, and no image
-/// interpolated. DeviceGray stays grey (the black plate). No object streams; a deterministic /ID.
+/// interpolated. DeviceGray stays grey (the black plate). PDF 1.3, no object streams, cross-reference
+/// tables (an incremental update can follow), and a static /ID for the update to replace.
 /// Returns 0, or 1 with a message in `error`.
 int content_convert_cmyk(const char *input, const char *output, content_black_rule rule, content_cmyk_converter convert,
                          char *error, size_t error_size);
