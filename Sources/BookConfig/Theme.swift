@@ -5,6 +5,8 @@ import BookModel
 public struct Theme: Sendable {
     public var name: String
     public var description: String
+    /// The kind of book the theme is made for (its file's `"kind"`), nil when it does not say.
+    public var kind: BookKind? = nil
     /// The theme's tokens as JSON, so a book's partial overrides can be merged over them before typing.
     public var rawTokens: JSONValue
     /// The theme file, for messages about its own values.
@@ -41,7 +43,14 @@ public struct Theme: Sendable {
         }
         var description = ""
         if case .string(let d)? = value["description"] { description = d }
-        return Theme(name: name, description: description, rawTokens: tokens, file: url)
+        var kind: BookKind?
+        if let declared = value["kind"] {
+            guard case .string(let k) = declared, let known = BookKind(rawValue: k) else {
+                throw ConfigError("\(url.path): $.kind: a theme is made for a \"storybook\" or a \"memoir\"")
+            }
+            kind = known
+        }
+        return Theme(name: name, description: description, kind: kind, rawTokens: tokens, file: url)
     }
 
     /// The theme's tokens with `overrides` merged over them, typed and checked against

@@ -10,6 +10,8 @@ public struct ThemeListing: Sendable, Codable {
         public var description: String
         /// The kind of book it is the default for, when it is one's.
         public var defaultFor: String?
+        /// The kind of book it is made for ("storybook", "memoir"), when its file says.
+        public var kind: String?
         public var titleFamily: String
         public var bodyFamily: String
         public var bodySize: Double
@@ -42,6 +44,7 @@ public struct ThemeListing: Sendable, Codable {
             }
             let defaultFor = [BookKind.storybook, .memoir].first { BookConfig.Theme.defaultName(for: $0) == name }
             themes.append(Theme(name: name, description: theme.description, defaultFor: defaultFor?.rawValue,
+                                kind: (theme.kind ?? defaultFor)?.rawValue,
                                 titleFamily: tokens.typography.title.family, bodyFamily: tokens.typography.body.family,
                                 bodySize: tokens.typography.body.size, paper: tokens.palette.background.hex,
                                 ink: tokens.palette.ink.hex, accent: tokens.palette.accent.hex,
