@@ -9,10 +9,11 @@ import BookRenderKit
 /// A book with no cover picture gets a cover made of its words, never a placeholder; a cover
 /// picture the book names but that is missing is a placeholder, reported with page 1.
 @Suite struct TypographicCoverTests {
-    static let themes = ["picture-book", "memoir"]
+    static let themes = Theme.available(in: Repository.resources.templates)
 
     func textOnly(_ theme: String) -> Book {
-        var book = Book(kind: theme == "memoir" ? .memoir : .storybook, title: "Luna and the Festival of Lights",
+        let kind = (try? Theme.load(named: theme, from: Repository.resources.templates).kind) ?? nil
+        var book = Book(kind: kind ?? .storybook, title: "Luna and the Festival of Lights",
                         subtitle: "A bedtime story", author: "Mara Lind", theme: theme,
                         pages: [Page(TextPage(text: "Once, in a town of lanterns, there lived a girl called Luna."))])
         book.characters = Characters(main: MainCharacter(name: "Luna"))
