@@ -198,12 +198,18 @@ public enum CoverSpread {
             let top = layout.lines[0].top
             let right = spine.x + spine.width / 2 + (ink.y - top) + ink.height / 2
             var box = ctx.textBox(layout, x: right - layout.height, y: spine.y + spine.height / 2 - ink.x - ink.width / 2,
-                                  width: layout.height, color: book.tokens.palette.background)
+                                  width: layout.height, color: spineInk(book.tokens.palette))
             box.frame.height = ink.x + ink.width
             box.turnedClockwise = true
             return box
         }
         return nil
+    }
+
+    /// The theme's ink or its paper colour, whichever reads better on the spine: a spine that
+    /// continues a light back takes the ink, a dark one the paper.
+    static func spineInk(_ palette: Palette) -> Color {
+        TextContrast.ratio(palette.ink, palette.spine) >= TextContrast.ratio(palette.background, palette.spine) ? palette.ink : palette.background
     }
 
     /// Smaller spine text does not print legibly.

@@ -105,12 +105,18 @@ import BookRenderKit
     static let printers = ["kdp", "lulu", "ingramspark"]
 
     /// A change of colour exactly at a fold shows as a sliver on the wrong side when the binder
-    /// folds within its variance: the spine's colour runs past each fold by that variance.
+    /// folds within its variance: the spine's colour runs past each fold by that variance. (The
+    /// themes' spines continue the back; a book that asks for a spine of its own colour gets this.)
     @Test(arguments: printers)
     func spineColourWrapsAcrossEachFold(_ printer: String) throws {
         let dir = try temporaryDirectory("wrap-\(printer)")
         let pdf = dir.appendingPathComponent("cover.pdf")
-        let r = try bookrender(["cover", sample("memoir"), "-o", pdf.path, "--profile", printer, "--force"])
+        let book = dir.appendingPathComponent("memoir")
+        try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent("memoir"), to: book)
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: book.appendingPathComponent("book.json"))) as? [String: Any])
+        json["tokens"] = ["palette": ["spine": "#3E5C7B"]]
+        try JSONSerialization.data(withJSONObject: json).write(to: book.appendingPathComponent("book.json"))
+        let r = try bookrender(["cover", book.appendingPathComponent("book.json").path, "-o", pdf.path, "--profile", printer, "--force"])
         #expect(r.status == 0, "\(r.stderr)")
         let spine = try profile(printer).spineWidth(pages: try #require(Self.interiorPages(r.stderr)), paper: "white") * 72
         let variance = try #require(try profile(printer).spine).foldVariance * 72
