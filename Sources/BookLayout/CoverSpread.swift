@@ -52,7 +52,10 @@ public enum CoverSpread {
         CoverTemplate.layout(ctx)
         // A book bound on the right has its front on the left of the spine and its back on the right.
         let rightBound = book.bindsOnRight
-        let frontItems = ctx.pages[0].items.map { $0.translated(dx: rightBound ? 0 : w + spine, dy: 0) }
+        // The front's bleed on its spine side would reach past a thin spine onto the back: what
+        // is drawn there stops at the front's fold (the spine's colour wraps past it).
+        let frontPanel = Rect(x: rightBound ? -bleed : w + spine, y: -bleed, width: w + bleed, height: h + 2 * bleed)
+        let frontItems = ctx.pages[0].items.compactMap { within(frontPanel, $0.translated(dx: rightBound ? 0 : w + spine, dy: 0)) }
         let backShift = rightBound ? w + spine : 0
 
         var items: [PageItem] = []
@@ -90,6 +93,24 @@ public enum CoverSpread {
         return (tree, info)
     }
 
+    /// `item` cut to `panel` (nil when nothing of it is left): pictures and areas; words and
+    /// rules are placed inside the panel already.
+    static func within(_ panel: Rect, _ item: PageItem) -> PageItem? {
+        switch item {
+        case .fill(var f):
+            f.rect = f.rect.intersection(panel)
+            return f.rect.width > 0 && f.rect.height > 0 ? .fill(f) : nil
+        case .image(var i):
+            i.clip = i.clip.intersection(panel)
+            return i.clip.width > 0 && i.clip.height > 0 ? .image(i) : nil
+        case .placeholderArt(var p):
+            p.rect = p.rect.intersection(panel)
+            return p.rect.width > 0 && p.rect.height > 0 ? .placeholderArt(p) : nil
+        default:
+            return item
+        }
+    }
+
     /// Printers want a cover without transparency (KDP and Lulu flatten it unpredictably, PDF/X-1a
     /// forbids it): no soft shadows, and a translucent fill becomes the colour it shows over the
     /// back's wash.
@@ -116,12 +137,18 @@ public enum CoverSpread {
         let typo = book.tokens.typography
         let textWidth = w - 2 * max(safety, book.margins.outer)
         let x = (w - textWidth) / 2
+        // The publisher's mark at the foot, on the side away from the barcode, its foot on the barcode's.
+        var items: [PageItem] = []
+        if let logo = book.publisherLogo {
+            let size = fitted(logo, maxWidth: min(1.5 * 72, textWidth / 3), maxHeight: 0.5 * 72)
+            let frame = Rect(x: x, y: limit + barcodeSize.height - size.height, width: size.width, height: size.height)
+            items.append(.image(ImageBox(asset: logo, frame: frame, clip: frame, altText: book.book.matter?.publisher)))
+        }
         if let blurb = book.book.cover?.blurb, !blurb.isEmpty {
-            return try blurbItems(blurb, bio: book.book.matter?.aboutTheAuthor, book, x: x, width: textWidth,
-                                  top: max(safety, book.margins.top) + typo.body.size, limit: limit - typo.body.size, ctx)
+            return items + (try blurbItems(blurb, bio: book.book.matter?.aboutTheAuthor, photo: book.authorPhoto, book, x: x, width: textWidth,
+                                           top: max(safety, book.margins.top) + typo.body.size, limit: limit - typo.body.size, ctx))
         }
         var y = max(safety, book.margins.top) + typo.title.size
-        var items: [PageItem] = []
         for (text, role, scale, color) in [(book.book.title, typo.title, 0.7, book.tokens.palette.ink),
                                            (book.book.subtitle, typo.subtitle, 1.0, book.tokens.palette.ink),
                                            (book.book.author, typo.subtitle, 0.9, book.tokens.palette.muted)] {
@@ -136,7 +163,7 @@ public enum CoverSpread {
 
     /// The blurb in the body's type, about the author under it in the caption's, a little smaller
     /// when they need it; a blurb that does not fit the back even so is an error that says so.
-    private static func blurbItems(_ blurb: String, bio: String?, _ book: ResolvedBook, x: Double, width: Double,
+    private static func blurbItems(_ blurb: String, bio: String?, photo: ImageAsset?, _ book: ResolvedBook, x: Double, width: Double,
                                    top: Double, limit: Double, _ ctx: LayoutContext) throws -> [PageItem] {
         let typo = book.tokens.typography
         // Centred in a theme whose body is centred (a picture book), ranged left otherwise.
@@ -147,12 +174,23 @@ public enum CoverSpread {
         for withBio in bio == nil ? [false] : [true, false] {
             for scale in [1.0, 0.9, 0.8] {
                 let text = ctx.setText(blurb, role: role, width: width, scale: scale, alignment: alignment)
-                let about = withBio ? bio.map { ctx.setText($0, role: typo.caption, width: width, scale: scale, alignment: alignment) } : nil
                 let gap = typo.body.size * scale * 1.5
-                guard top + text.height + (about.map { gap + $0.height } ?? 0) <= limit else { continue }
+                // The author's portrait beside the bio, on the side the lines start from.
+                let portrait = withBio ? photo.map { fitted($0, maxWidth: min(width * 0.25, 1.1 * 72), maxHeight: 1.4 * 72) } : nil
+                let portraitGap = portrait == nil ? 0 : typo.caption.size * scale
+                let bioWidth = width - (portrait.map { $0.width + portraitGap } ?? 0)
+                let about = withBio ? bio.map { ctx.setText($0, role: typo.caption, width: bioWidth, scale: scale, alignment: portrait == nil ? alignment : .start) } : nil
+                let aboutHeight = max(about?.height ?? 0, portrait?.height ?? 0)
+                guard top + text.height + (about == nil ? 0 : gap + aboutHeight) <= limit else { continue }
                 var items: [PageItem] = [.text(ctx.textBox(text, x: x, y: top, width: width, color: palette.ink))]
                 if let about {
-                    items.append(.text(ctx.textBox(about, x: x, y: top + text.height + gap, width: width, color: palette.muted)))
+                    let y = top + text.height + gap
+                    if let portrait, let photo {
+                        let frame = Rect(x: x, y: y, width: portrait.width, height: portrait.height)
+                        items.append(.image(ImageBox(asset: photo, frame: frame, clip: frame, altText: book.book.author)))
+                    }
+                    let bioX = x + (portrait.map { $0.width + portraitGap } ?? 0)
+                    items.append(.text(ctx.textBox(about, x: bioX, y: y, width: bioWidth, color: palette.muted)))
                 }
                 return items
             }
@@ -210,6 +248,13 @@ public enum CoverSpread {
     /// continues a light back takes the ink, a dark one the paper.
     static func spineInk(_ palette: Palette) -> Color {
         TextContrast.ratio(palette.ink, palette.spine) >= TextContrast.ratio(palette.background, palette.spine) ? palette.ink : palette.background
+    }
+
+    /// A picture's size scaled, whole, to fit within the bounds.
+    static func fitted(_ asset: ImageAsset, maxWidth: Double, maxHeight: Double) -> (width: Double, height: Double) {
+        let w = Double(max(1, asset.info.orientedWidth)), h = Double(max(1, asset.info.orientedHeight))
+        let scale = min(maxWidth / w, maxHeight / h)
+        return (w * scale, h * scale)
     }
 
     /// Smaller spine text does not print legibly.

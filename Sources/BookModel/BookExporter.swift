@@ -42,6 +42,10 @@ public enum BookExporter {
         if book.characters?.main != nil {
             book.characters!.main!.image = extract(book.characters!.main!.image, name: "main-character")
         }
+        if book.matter != nil {
+            book.matter!.authorPhoto = extract(book.matter!.authorPhoto, name: "author")
+            book.matter!.publisherLogo = extract(book.matter!.publisherLogo, name: "publisher-logo")
+        }
         let width = String(book.pages.count).count
         for i in book.pages.indices {
             let number = String(i + 1)

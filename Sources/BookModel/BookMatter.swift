@@ -18,13 +18,18 @@ public struct BookMatter: Codable, Sendable, Equatable {
     /// A last page that says the story is over.
     public var theEnd: Bool?
     public var aboutTheAuthor: String?
+    /// A portrait of the author, beside `aboutTheAuthor` on a printed cover's back.
+    public var authorPhoto: ImageRef?
+    /// The publisher's mark, at the foot of a printed cover's back (the barcode takes the other corner).
+    public var publisherLogo: ImageRef?
 
     public init(halfTitle: Bool? = nil, copyrightPage: Bool? = nil, rights: String? = nil, edition: String? = nil,
                 isbn: String? = nil, publisher: String? = nil, dedication: String? = nil, contents: Bool? = nil,
-                theEnd: Bool? = nil, aboutTheAuthor: String? = nil) {
+                theEnd: Bool? = nil, aboutTheAuthor: String? = nil, authorPhoto: ImageRef? = nil, publisherLogo: ImageRef? = nil) {
         self.halfTitle = halfTitle; self.copyrightPage = copyrightPage; self.rights = rights; self.edition = edition
         self.isbn = isbn; self.publisher = publisher; self.dedication = dedication; self.contents = contents
         self.theEnd = theEnd; self.aboutTheAuthor = aboutTheAuthor
+        self.authorPhoto = authorPhoto; self.publisherLogo = publisherLogo
     }
 
     /// Whether the book gives anything a copyright page would print beyond the title and author.

@@ -38,6 +38,8 @@ public enum BookValidator {
         }
         checkFormat(book.format, root.key("format"), &v)
         checkCover(book.cover, root.key("cover"), &v)
+        checkImage(book.matter?.authorPhoto, root.key("matter").key("authorPhoto"), &v)
+        checkImage(book.matter?.publisherLogo, root.key("matter").key("publisherLogo"), &v)
         checkCharacters(book.characters, root.key("characters"), &v)
         checkNarration(book.narration, pageCount: book.pages.count, root.key("narration"), &v)
 

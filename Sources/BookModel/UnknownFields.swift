@@ -66,7 +66,7 @@ enum BookShape {
         let page = FieldShape.object(pageFields)
         guard case .object(var fields) = object(of: Book(kind: .storybook, title: "", pages: []), [
             "format": format, "cover": object(of: Cover(), ["photo": image, "focus": focus]), "characters": characters,
-            "matter": object(of: BookMatter(), [:]), "pages": .array(page),
+            "matter": object(of: BookMatter(), ["authorPhoto": image, "publisherLogo": image]), "pages": .array(page),
             "narration": object(of: Narration(pages: []), ["pages": .array(object(of: NarratedPage(page: 1), [:]))]),
         ]) else { return .any }
         // Editors put the schema's address here to offer completion and checks.

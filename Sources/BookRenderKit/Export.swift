@@ -195,6 +195,6 @@ extension BookDocument {
 extension ResolvedBook {
     /// Every picture the book draws, the cover's and the main character's included.
     var allAssets: [ImageAsset] {
-        ([cover.image.asset, mainCharacterImage] + pages.map(\.image.asset)).compactMap { $0 }
+        ([cover.image.asset, mainCharacterImage] + pages.map(\.image.asset) + [authorPhoto, publisherLogo]).compactMap { $0 }
     }
 }

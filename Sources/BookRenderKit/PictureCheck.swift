@@ -19,6 +19,8 @@ extension BookDocument {
             if let asset = page.image.asset { uses.append((asset, "$.pages[\(page.index)].image")) }
         }
         if let asset = resolved.mainCharacterImage { uses.append((asset, "$.characters.main.image")) }
+        if let asset = resolved.authorPhoto { uses.append((asset, "$.matter.authorPhoto")) }
+        if let asset = resolved.publisherLogo { uses.append((asset, "$.matter.publisherLogo")) }
         var seen = Set<String>()
         let unique = uses.filter {
             wanted($0.0) && !resolved.decodedPictures.contains($0.0.id) && seen.insert($0.0.origin).inserted

@@ -18,6 +18,10 @@ public struct ResolvedBook: Sendable {
     public static let defaultLanguage = "en"
     public var cover: ResolvedCover
     public var mainCharacterImage: ImageAsset?
+    /// The back cover's pictures (`matter.authorPhoto`, `matter.publisherLogo`), when the book
+    /// gives them and they can be read.
+    public var authorPhoto: ImageAsset? = nil
+    public var publisherLogo: ImageAsset? = nil
     public var pages: [ResolvedPage]
     /// The fonts the book carries with it (`fonts/` beside book.json), each checked to be a file
     /// inside the book's folder.

@@ -214,10 +214,23 @@ public struct Resolver {
             let known: PictureAnalysis? = analyses[asset.id] ?? options.analysisCache?.read(asset.id)
             if known?.decodes == true { decoded.insert(asset.id) }
         }
-        return ResolvedBook(book: book, folder: folder, themeName: themeName, tokens: tokens, trim: trim,
-                            margins: margins, profile: profile, language: language, cover: cover,
-                            mainCharacterImage: mainImage, pages: pages, bookFonts: bookFonts,
-                            findings: findings, decodedPictures: decoded, analysisCache: options.analysisCache)
+        var resolved = ResolvedBook(book: book, folder: folder, themeName: themeName, tokens: tokens, trim: trim,
+                                    margins: margins, profile: profile, language: language, cover: cover,
+                                    mainCharacterImage: mainImage, pages: pages, bookFonts: bookFonts,
+                                    findings: findings, decodedPictures: decoded, analysisCache: options.analysisCache)
+        // Only a printed cover's back shows them; one that cannot be found is left off it.
+        for (ref, path, keyPath) in [(book.matter?.authorPhoto, "$.matter.authorPhoto", \ResolvedBook.authorPhoto),
+                                     (book.matter?.publisherLogo, "$.matter.publisherLogo", \ResolvedBook.publisherLogo)] {
+            guard let ref else { continue }
+            switch try locator.load(ref, jsonPath: path) {
+            case .found(let asset):
+                resolved[keyPath: keyPath] = asset
+            case .missing(let file):
+                resolved.findings.append(Finding(options.strict ? .error : .warning, .missingImage,
+                                                 "\(path): image file \"\(file)\" not found in \(folder.path); the cover's back is set without it"))
+            }
+        }
+        return resolved
     }
 
     /// The analyses of the `wanted` ones among `assets` (each with whether its estimate is needed)

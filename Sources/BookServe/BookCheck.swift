@@ -46,6 +46,8 @@ enum BookCheck {
         }
         if let image = book.characters?.main?.image { refs.append((image, "$.characters.main.image")) }
         if let image = book.cover?.photo { refs.append((image, "$.cover.photo")) }
+        if let image = book.matter?.authorPhoto { refs.append((image, "$.matter.authorPhoto")) }
+        if let image = book.matter?.publisherLogo { refs.append((image, "$.matter.publisherLogo")) }
         for (ref, path) in refs {
             let info: ImageInfo?, origin: String
             switch ref {

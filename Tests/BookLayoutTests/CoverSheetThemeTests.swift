@@ -7,7 +7,8 @@ import BookTestSupport
 import BookRenderKit
 
 /// The printed cover sheet in every theme: the spine continues the back so the sheet reads as one
-/// object, its words read on it, and nothing of the front's decoration stands beside a fold.
+/// object, its words read on it, the front's picture stops at its fold, and nothing of the front's
+/// decoration stands beside a fold.
 @Suite struct CoverSheetThemeTests {
     static let themes = Theme.available(in: Repository.resources.templates)
 
@@ -41,6 +42,11 @@ import BookRenderKit
             let contrast = contrastRatio(words.color, spineFill.color)
             #expect(contrast >= 4.5, "\(at): spine text contrast \(contrast)")
 
+            // The front's picture stops at the front's fold: its bleed on that side would show
+            // as a sliver on the back of a thin spine.
+            for image in page.images where image.frame.x + image.frame.width / 2 > w + spine {
+                #expect(image.clip.x >= w + spine - 0.01, "\(at): \(image.asset.origin) reaches \(w + spine - image.clip.x) pt past the front's fold")
+            }
             // Within 0.25 in of either fold, only the panels' grounds, the spine, the picture and
             // the spine's words: no rule, side band or card of the front's.
             let folds = [w, w + spine], near = 0.25 * 72
