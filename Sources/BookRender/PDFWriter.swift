@@ -27,6 +27,8 @@ public enum PDFWriter {
     struct Drawn {
         var digest: String
         var paragraphs: [Int]
+        /// The page content streams (by object number) marked as they were written.
+        var markedContents: Set<Int> = []
     }
 
     /// Writes the PDF to `file` (not atomically: for a caller that finishes it in place).
@@ -38,7 +40,8 @@ public enum PDFWriter {
         for page in tree.pages where pages?.contains(page.number) ?? true {
             try stream.draw(page)
         }
-        return Drawn(digest: try stream.close(), paragraphs: stream.paragraphs)
+        let digest = try stream.close()
+        return Drawn(digest: digest, paragraphs: stream.paragraphs, markedContents: stream.markedContents)
     }
 
     /// cairo parses "YYYY-MM-DDThh:mm:ss" with a zone; anything else falls back to a fixed date,

@@ -27,6 +27,7 @@ public enum PrintPDF {
             try AtomicOutput.write(to: url) { tmp in
                 let drawn = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: opaque, tagged: tagged, for: url, threads: threads)
                 if tagged { plan.paragraphs = drawn.paragraphs }
+                plan.markedContents = drawn.markedContents
                 try PDFFinisher.finishDrawn(tmp, as: url, plan: plan, contentDigest: drawn.digest)
             }
             return
@@ -41,6 +42,7 @@ public enum PrintPDF {
             let written = try PDFWriter.draw(tree, into: drawn, pages: pages, opaque: true, tagged: tagged, for: url,
                                              threads: threads, cmyk: pictures)
             if tagged { plan.paragraphs = written.paragraphs }
+            plan.markedContents = written.markedContents
             try CMYKConverter.convertToPDFX1a(drawn, to: url, plan: plan, options: options, transform: transform,
                                               inputDigest: written.digest)
         }

@@ -181,14 +181,16 @@ import BookRenderKit
         #expect(try Data(contentsOf: pdf) == Data(contentsOf: again), "\(sample): two exports differ")
     }
 
-    /// A printer's profile (no transparency, the paper left unprinted, its own boxes) finishes the
-    /// file with more changes than a plain export; its pages are marked the same way.
-    @Test func aPrintersFileIsMarkedToo() throws {
+    /// A printer's profile (no transparency, the paper left unprinted, its own boxes; for
+    /// IngramSpark a CMYK copy) finishes the file with more changes than a plain export; its pages
+    /// are marked the same way.
+    @Test(arguments: ["kdp", "ingramspark"])
+    func aPrintersFileIsMarkedToo(_ printer: String) throws {
         let work = try temporaryDirectory("artifacts-rewritten")
         defer { try? FileManager.default.removeItem(at: work) }
         let pdf = work.appendingPathComponent("book.pdf")
         let document = try BookDocument.open(Repository.samples.appendingPathComponent("storybook/book.json"),
-                                             settings: TestBooks.settings(profile: "kdp"))
+                                             settings: TestBooks.settings(profile: printer))
         var options = ExportOptions(pdf: pdf)
         // The sample is too short for KDP and has a placeholder: preflight's findings, not ours.
         options.force = true

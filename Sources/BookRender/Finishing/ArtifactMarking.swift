@@ -71,12 +71,13 @@ enum ArtifactMarking {
         }
 
         /// Reads the pages' contents from `doc`, handing each to the workers as it comes.
-        fileprivate func read(_ doc: QPDFDocument, markedAlready: Set<Int>) throws {
+        fileprivate func read(_ doc: QPDFDocument, markedAlready: Set<Int>, markedPages: Set<Int>) throws {
             defer { endReading() }
             for index in 0..<contents.count {
                 let page = try doc.page(index)
                 pages.append(page)
-                if !markedAlready.isEmpty, let id = try doc.objectID(try doc.get(page, "/Contents")), markedAlready.contains(id) {
+                let markedStream = try markedAlready.isEmpty ? nil : doc.objectID(try doc.get(page, "/Contents")).map { markedAlready.contains($0) }
+                if markedPages.contains(index) || markedStream == true {
                     kept.insert(index)
                     if workers > 1 { handOver(Content(bytes: [], compressed: false, keep: true), at: index) }
                     continue
@@ -135,11 +136,11 @@ enum ArtifactMarking {
     /// nil for a PDF without a structure tree, which has nothing to mark. qpdf reads the contents
     /// here; the inflating, marking and compressing touch no qpdf object.
     /// `markedAlready`: content streams (by object number) marked as they were written, which a
-    /// page keeps.
-    static func start(_ doc: QPDFDocument, threads: Int, markedAlready: Set<Int> = []) throws -> Marking? {
+    /// page keeps; `markedPages`: pages (by index) that keep theirs.
+    static func start(_ doc: QPDFDocument, threads: Int, markedAlready: Set<Int> = [], markedPages: Set<Int> = []) throws -> Marking? {
         guard try doc.hasStructureTree else { return nil }
         let marking = Marking(pageCount: try doc.pageCount, threads: threads)
-        try marking.read(doc, markedAlready: markedAlready)
+        try marking.read(doc, markedAlready: markedAlready, markedPages: markedPages)
         return marking
     }
 

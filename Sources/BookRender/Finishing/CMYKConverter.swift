@@ -72,6 +72,15 @@ public enum CMYKConverter {
         // PDF/UA is built on PDF 1.7; a PDF/X-1a file is PDF 1.3, its tags kept but claiming no more.
         finalPlan.metadata?.pdfUAPart = nil
         finalPlan.transparency = false
+        // The copy's objects are numbered anew: what was marked as it was drawn is known by page.
+        if !plan.markedContents.isEmpty {
+            for i in 0..<(try doc.pageCount) {
+                if let id = try doc.objectID(try doc.get(try doc.page(i), "/Contents")), plan.markedContents.contains(id) {
+                    finalPlan.markedPages.insert(i)
+                }
+            }
+            finalPlan.markedContents = []
+        }
         let transform = try transform ?? CMYKTransform(profile: try outputProfile(options),
                                                        inkLimit: options.totalInkLimit.map { $0 - inkLimitHeadroom })
         finalPlan.outputIntent = FinishingPlan.OutputIntent(

@@ -139,6 +139,9 @@ public struct FinishingPlan: Sendable, Equatable {
     /// Page content streams (by object number) whose artifacts are marked already: the PDF's
     /// sink marked them as cairo wrote them (see `PlainStreams`).
     public var markedContents: Set<Int> = []
+    /// Pages (by index, in the finished order) whose content is marked already, for a file whose
+    /// objects were numbered anew since they were written (the CMYK conversion's copy).
+    public var markedPages: Set<Int> = []
 
     public init(pages: [PageBoxes] = [], info: DocumentInfo = DocumentInfo(), language: String? = nil,
                 outline: [OutlineItem] = [], pageLabels: [PageLabelRange] = [], pageLayout: PageLayout? = nil,

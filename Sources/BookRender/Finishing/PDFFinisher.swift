@@ -78,7 +78,7 @@ public enum PDFFinisher {
         let marking: ArtifactMarking.Marking?
         do {
             marking = plan.figureAltTexts == nil ? nil
-                : try ArtifactMarking.start(doc, threads: plan.threads, markedAlready: plan.markedContents)
+                : try ArtifactMarking.start(doc, threads: plan.threads, markedAlready: plan.markedContents, markedPages: plan.markedPages)
         } catch let error as FinishingError {
             throw FinishingError("\(source.path): \(error.message)")
         }
