@@ -44,6 +44,7 @@ public enum PDFFinisher {
         let release = DocumentRelease()
         do {
             let doc = try QPDFDocument(reading: file, mapping: true)
+            doc.writesOwnStreams = true
             try apply(plan, to: doc, input: file, source: file)
             if !plan.transparency {
                 try refuseTransparency(doc, in: file)
@@ -245,8 +246,9 @@ public enum PDFFinisher {
         }
         let components = try ICCProfile.componentCount(profile, path: intent.profile.path)
         // Compressed here: an incremental update writes a stream as it is given.
-        let stream = try doc.indirect(try doc.stream(data: Data(try PlainStreams.compressed(Array(profile))), filter: try doc.name("FlateDecode")))
-        try doc.set(try doc.streamDictionary(stream), "/N", try doc.integer(components))
+        let stream = try doc.indirect(try doc.stream(data: Data(try PlainStreams.compressed(Array(profile))), dictionary: [
+            ("/Filter", try doc.name("FlateDecode")), ("/N", try doc.integer(components)),
+        ]))
         var entries: [(String, QPDFDocument.Handle)] = [
             ("/Type", try doc.name("OutputIntent")), ("/S", try doc.name("GTS_PDFX")),
             ("/OutputConditionIdentifier", try doc.text(intent.outputConditionIdentifier)),
