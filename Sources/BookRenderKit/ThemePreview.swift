@@ -41,7 +41,9 @@ public enum ThemePreview {
     /// The sample book of the kind `theme` is made for (a memoir theme's: the memoir; any other:
     /// the storybook).
     static func sample(for theme: ThemeListing.Theme, root: URL) throws(BookRenderError) -> URL {
-        let kind = theme.kind ?? theme.defaultFor ?? (theme.coverStyle == "full-bleed" ? "storybook" : "memoir")
+        // `kind` is the theme's own or the kind it is the default for; a theme that says neither is
+        // judged by its cover.
+        let kind = theme.kind ?? (theme.coverStyle == "full-bleed" ? "storybook" : "memoir")
         let url = root.appendingPathComponent("samples/\(kind == "memoir" ? "memoir" : "storybook")/book.json")
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw BookRenderError(.unreadableInput, "no sample book at \(url.path) to show the theme \(theme.name) with; give your own with --book BOOK")

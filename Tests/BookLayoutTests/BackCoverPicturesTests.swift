@@ -4,6 +4,7 @@ import BookModel
 import BookConfig
 import BookResolve
 import BookLayout
+@testable import BookRender
 import BookTestSupport
 import BookRenderKit
 
@@ -47,18 +48,18 @@ import BookRenderKit
         for image in [photo, logo] {
             #expect(image.clip == image.frame, "\(theme): \(image.asset.origin) is cropped")
             #expect(image.frame.x >= 0 && image.frame.maxX <= w, "\(theme): \(image.asset.origin) leaves the back")
-            #expect(!image.frame.overlaps(info.barcode), "\(theme): \(image.asset.origin) over the barcode area")
+            #expect(!image.frame.intersects(info.barcode), "\(theme): \(image.asset.origin) over the barcode area")
         }
         let ratio = Double(photo.asset.info.orientedWidth) / Double(photo.asset.info.orientedHeight)
         #expect(abs(photo.frame.width / photo.frame.height - ratio) < 0.01, "\(theme): the portrait is distorted")
         // Beside the bio, at its top, and not over it.
         #expect(abs(photo.frame.y - bio.frame.y) < 1 && photo.frame.maxX <= bio.frame.x, "\(theme): \(photo.frame) beside \(bio.frame)")
-        #expect(!photo.frame.overlaps(bio.frame))
+        #expect(!photo.frame.intersects(bio.frame))
         // At the foot across from the barcode, its foot on the barcode's.
         #expect(abs(logo.frame.maxY - info.barcode.maxY) < 0.5 && logo.frame.maxX < info.barcode.x, "\(theme): \(logo.frame) vs \(info.barcode)")
         #expect(logo.frame.height <= 36.01 && logo.frame.width <= 108.01)
         for box in page.textBoxes where !box.turnedClockwise {
-            #expect(!box.frame.overlaps(logo.frame), "\(theme): \"\(box.text.prefix(30))\" over the mark")
+            #expect(!box.frame.intersects(logo.frame), "\(theme): \"\(box.text.prefix(30))\" over the mark")
         }
     }
 
@@ -93,8 +94,3 @@ import BookRenderKit
     }
 }
 
-private extension Rect {
-    func overlaps(_ other: Rect) -> Bool {
-        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
-    }
-}

@@ -2,7 +2,7 @@ import Testing
 import Foundation
 import BookModel
 import BookConfig
-import BookLayout
+@testable import BookLayout
 import BookTestSupport
 import BookRenderKit
 
@@ -39,7 +39,7 @@ import BookRenderKit
             #expect(spineFill.color == back.color, "\(at): spine \(spineFill.color) on a back of \(back.color)")
             let words = try #require(page.textBoxes.first { $0.turnedClockwise }, "\(at): no spine text on 400 pages")
             #expect(words.text.contains("Salt and Lanterns"))
-            let contrast = contrastRatio(words.color, spineFill.color)
+            let contrast = TextContrast.ratio(words.color, spineFill.color)
             #expect(contrast >= 4.5, "\(at): spine text contrast \(contrast)")
 
             // The front's picture stops at the front's fold: its bleed on that side would show
@@ -65,14 +65,5 @@ import BookRenderKit
                 }
             }
         }
-    }
-
-    func contrastRatio(_ a: Color, _ b: Color) -> Double {
-        func luminance(_ c: Color) -> Double {
-            func linear(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
-            return 0.2126 * linear(c.red) + 0.7152 * linear(c.green) + 0.0722 * linear(c.blue)
-        }
-        let (x, y) = (luminance(a), luminance(b))
-        return (max(x, y) + 0.05) / (min(x, y) + 0.05)
     }
 }

@@ -27,25 +27,8 @@ import BookRenderKit
     /// one device pixel per picture pixel.
     static func mostInk(_ jpeg: ImageAsset, in dir: URL) throws -> Double {
         let (w, h) = (jpeg.info.pixelWidth, jpeg.info.pixelHeight)
-        let body = "q \(w) 0 0 \(h) 0 0 cm /Im Do Q\n"
-        let image = jpeg.data
-        var out = Data("%PDF-1.3\n".utf8), offsets: [Int] = []
-        func object(_ text: String, stream: Data? = nil) {
-            offsets.append(out.count)
-            out += Data("\(offsets.count) 0 obj\n\(text)\n".utf8)
-            if let stream { out += Data("stream\n".utf8) + stream + Data("\nendstream\n".utf8) }
-            out += Data("endobj\n".utf8)
-        }
-        object("<< /Type /Catalog /Pages 2 0 R >>")
-        object("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
-        object("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(w) \(h)] /Resources << /XObject << /Im 5 0 R >> >> /Contents 4 0 R >>")
-        object("<< /Length \(body.utf8.count) >>", stream: Data(body.utf8))
-        object("<< /Type /XObject /Subtype /Image /Width \(w) /Height \(h) /ColorSpace /DeviceCMYK /BitsPerComponent 8 /Decode [1 0 1 0 1 0 1 0] /Filter /DCTDecode /Length \(image.count) >>",
-               stream: image)
-        let xref = out.count
-        out += Data("xref\n0 6\n0000000000 65535 f \n".utf8)
-        for o in offsets { out += Data(String(format: "%010d 00000 n \n", o).utf8) }
-        out += Data("trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
+        let out = OneImagePDF.make(image: jpeg.data, width: w, height: h,
+                                   imageEntries: "/ColorSpace /DeviceCMYK /BitsPerComponent 8 /Decode [1 0 1 0 1 0 1 0] /Filter /DCTDecode")
         let pdf = dir.appendingPathComponent("picture.pdf")
         try out.write(to: pdf)
         return try #require(PDFReaders.inkCoverage(pdf, dpi: 72).first).maximum

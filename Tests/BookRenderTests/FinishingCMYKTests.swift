@@ -223,24 +223,8 @@ import BookRenderKit
             comments += [0xFF, 0xFE, UInt8(60_002 >> 8), UInt8(60_002 & 0xFF)] + [UInt8](repeating: 0x20, count: 60_000)
         }
         jpeg.insert(contentsOf: comments, at: 2)
-        let body = "q 60 0 0 80 0 0 cm /Im Do Q\n"
-        var out = Data("%PDF-1.3\n".utf8), offsets: [Int] = []
-        func object(_ text: String, stream: Data? = nil) {
-            offsets.append(out.count)
-            out += Data("\(offsets.count) 0 obj\n\(text)\n".utf8)
-            if let stream { out += Data("stream\n".utf8) + stream + Data("\nendstream\n".utf8) }
-            out += Data("endobj\n".utf8)
-        }
-        object("<< /Type /Catalog /Pages 2 0 R >>")
-        object("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
-        object("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 60 80] /Resources << /XObject << /Im 5 0 R >> >> /Contents 4 0 R >>")
-        object("<< /Length \(body.utf8.count) >>", stream: Data(body.utf8))
-        object("<< /Type /XObject /Subtype /Image /Width 60 /Height 80 /ColorSpace /DeviceCMYK /BitsPerComponent 8 /Filter /DCTDecode /Length \(jpeg.count) >>",
-               stream: Data(jpeg))
-        let xref = out.count
-        out += Data("xref\n0 6\n0000000000 65535 f \n".utf8)
-        for o in offsets { out += Data(String(format: "%010d 00000 n \n", o).utf8) }
-        out += Data("trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
+        let out = OneImagePDF.make(image: Data(jpeg), width: 60, height: 80,
+                                   imageEntries: "/ColorSpace /DeviceCMYK /BitsPerComponent 8 /Filter /DCTDecode")
         let input = dir.appendingPathComponent("in.pdf"), cmyk = dir.appendingPathComponent("cmyk.pdf")
         try out.write(to: input)
         try CMYKConverter.convertToPDFX1a(input, to: cmyk, plan: FinishingPlan(info: .init(title: "Adobe")), options: Self.options)
