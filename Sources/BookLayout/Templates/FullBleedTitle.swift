@@ -11,6 +11,9 @@ import BookResolve
 enum FullBleedTitle {
     /// The title's cap height over the cover's height.
     static let capShare = 0.085
+    /// The least it is set at where its longest word fits the cover's width: a long title gives
+    /// up a little size, then room of the picture, before it goes under this.
+    static let leastCapShare = 0.08
 
     /// Places the picture (`asset`; nil when a placeholder is drawn already) and the words.
     static func place(on index: Int, page: Rect, asset: ImageAsset?, fit: PictureFit, alt: String?, _ ctx: LayoutContext) {
@@ -61,49 +64,112 @@ enum FullBleedTitle {
             return
         }
         // A flat band of paper at the head, or at the foot when the subject stands high; the
-        // picture fills the rest, cropped anew around its subject.
-        // The band leaves the picture at least half the cover, and room to show its whole subject:
-        // a long title is set smaller for it (the subject comes before the title's size).
-        var set = words(width: textWidth)
-        func leavesRoom(_ set: PictureText) -> Bool {
-            let bandHeight = set.height + 2 * set.pad + max(margins.top, margins.bottom)
-            guard bandHeight <= ctx.height * 0.5 else { return false }
+        // picture fills the rest, cropped anew around its subject. A title too long for that
+        // (the band would leave the picture less than half the cover, or too little to show its
+        // whole subject) is first set a little smaller, down to its least share; then the picture
+        // is framed whole under it on the paper, as a jacket with lettering over a plate is.
+        let least = min(scale, titleScale(ctx, width: textWidth, share: leastCapShare))
+        let atFoot = (cover.subject?.box.midY ?? 1) < 0.5
+        let edge = atFoot ? margins.bottom : margins.top
+        // Over a picture's edge the band needs its full padding; on the paper beside a framed
+        // picture the margins already hold the words apart from it.
+        var padShare = 1.0
+        func bandHeight(_ set: PictureText) -> Double { set.height + 2 * set.pad * padShare + edge }
+        func fillsRest(_ set: PictureText) -> Bool {
+            guard bandHeight(set) <= ctx.height * 0.5 else { return false }
             guard let asset, let subject = cover.subject else { return true }
-            let rest = (width: page.width, height: page.height - bandHeight)
+            let rest = (width: page.width, height: page.height - bandHeight(set))
             let w = Double(asset.info.orientedWidth), h = Double(asset.info.orientedHeight)
             let s = max(rest.width / w, rest.height / h)
             return rest.height / (h * s) >= subject.box.height * 1.04 && rest.width / (w * s) >= subject.box.width * 1.04
         }
-        while !leavesRoom(set), scale > 1 {
-            scale = max(1, scale * 0.92)
+        func reset(_ newScale: Double) -> PictureText {
+            scale = newScale
             made = [:]
-            set = words(width: textWidth)
+            return words(width: textWidth)
         }
-        let atFoot = (cover.subject?.box.midY ?? 1) < 0.5
-        let bandHeight = set.height + 2 * set.pad + (atFoot ? margins.bottom : margins.top)
-        let band = atFoot ? Rect(x: page.x, y: page.maxY - bandHeight, width: page.width, height: bandHeight)
-                          : Rect(x: page.x, y: page.y, width: page.width, height: bandHeight - page.y)
+        var set = words(width: textWidth)
+        while !fillsRest(set), scale > least {
+            set = reset(max(least, scale * 0.95))
+        }
+        let framed = !fillsRest(set)
+        // A framed picture keeps at least a quarter of the cover's height; only a title that would
+        // leave it less is set smaller than its least share.
+        if framed { padShare = 0.5 }
+        if framed, asset != nil {
+            let farEdge = atFoot ? margins.top : margins.bottom
+            let themeLeast = min(1, (typo.title.minSize ?? typo.title.size) / typo.title.size)
+            while ctx.height - bandHeight(set) - farEdge < ctx.height * Self.leastPlate, scale > themeLeast {
+                set = reset(max(themeLeast, scale * 0.99))
+            }
+        }
+        let height = bandHeight(set)
+        let band = atFoot ? Rect(x: page.x, y: page.maxY - height, width: page.width, height: height)
+                          : Rect(x: page.x, y: page.y, width: page.width, height: height - page.y)
         let rest = atFoot ? Rect(x: page.x, y: page.y, width: page.width, height: band.y - page.y)
                           : Rect(x: page.x, y: band.maxY, width: page.width, height: page.maxY - band.maxY)
-        let drawn = rest.height > 0 ? placed(in: rest) : nil
-        if let drawn { ctx.append(.image(ImageBox(asset: drawn.asset, frame: drawn.placed.frame, clip: rest, altText: alt)), to: index) }
-        ctx.append(.fill(Fill(rect: band, color: ctx.palette.background)), to: index)
-        let top = atFoot ? band.y + set.pad : margins.top + set.pad
+        var shown: (drawn: (asset: ImageAsset, placed: SubjectCrop.Placement), clip: Rect)?
+        if framed {
+            ctx.append(.fill(Fill(rect: page, color: ctx.palette.background)), to: index)
+            if let asset, let frame = plate(for: asset, subject: cover.subject, beside: band, atFoot: atFoot, ctx) {
+                let drawn = (asset, SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
+                                                      in: frame, subject: cover.subject, fit: .cover))
+                ctx.append(.image(ImageBox(asset: asset, frame: drawn.1.frame, clip: frame, altText: alt)), to: index)
+                shown = (drawn, frame)
+            } else if rest.height > 0, let drawn = placed(in: rest) {
+                // No room inside the margins (a tiny trim): the picture fills what the band leaves.
+                ctx.append(.image(ImageBox(asset: drawn.asset, frame: drawn.placed.frame, clip: rest, altText: alt)), to: index)
+                shown = (drawn, rest)
+            }
+        } else {
+            if rest.height > 0, let drawn = placed(in: rest) {
+                ctx.append(.image(ImageBox(asset: drawn.asset, frame: drawn.placed.frame, clip: rest, altText: alt)), to: index)
+                shown = (drawn, rest)
+            }
+            ctx.append(.fill(Fill(rect: band, color: ctx.palette.background)), to: index)
+        }
+        let top = atFoot ? band.y + set.pad * padShare : margins.top + set.pad * padShare
         append(set, x: margins.inner, y: top, color: ctx.palette.ink, on: index, ctx)
-        if let drawn, let subject = cover.subject {
-            record(drawn, subject: subject, fit: fit, covers: band, position: atFoot ? "bottom" : "top",
-                   contrast: TextContrast.ratio(ctx.palette.ink, ctx.palette.background), page: rest, on: index, ctx)
+        if let shown, let subject = cover.subject {
+            record(shown.drawn, subject: subject, fit: framed ? .cover : fit, covers: band, position: atFoot ? "bottom" : "top",
+                   contrast: TextContrast.ratio(ctx.palette.ink, ctx.palette.background), page: shown.clip, on: index, ctx)
         }
     }
+
+    /// The least share of the cover's height a framed picture keeps beside a long title.
+    static let leastPlate = 0.25
+
+    /// The frame of a picture set on the paper beside the title's band: as large as the room
+    /// inside the margins allows while at least `plateShown` of the picture's width and height
+    /// and its whole subject stay in view (a plate shows a picture, not a strip cut from it),
+    /// centred across the page.
+    private static func plate(for asset: ImageAsset, subject: PictureSubject?, beside band: Rect, atFoot: Bool,
+                              _ ctx: LayoutContext) -> Rect? {
+        let margins = ctx.book.margins
+        let top = atFoot ? margins.top : band.maxY
+        let bottom = atFoot ? band.y : ctx.height - margins.bottom
+        let room = Rect(x: margins.inner, y: top, width: ctx.width - margins.inner - margins.outer, height: bottom - top)
+        guard room.width > 0, room.height > 0 else { return nil }
+        let w = Double(asset.info.orientedWidth), h = Double(asset.info.orientedHeight)
+        let box = subject?.box
+        let s = min(room.height / (h * max(plateShown, min(1, (box?.height ?? 0) * 1.04))),
+                    room.width / (w * max(plateShown, min(1, (box?.width ?? 0) * 1.04))))
+        let size = (width: min(room.width, w * s), height: min(room.height, h * s))
+        return Rect(x: room.x + (room.width - size.width) / 2, y: room.y + (room.height - size.height) / 2,
+                    width: size.width, height: size.height)
+    }
+
+    /// The least share of a framed picture's width and of its height that stays in view.
+    static let plateShown = 0.8
 
     /// How much larger than the theme's title size the title is set for its capitals to take
     /// `capShare` of the cover's height (1 when the theme's own size is large enough), held
     /// where the title's longest word still fits `width`: a word is never broken to be larger.
-    static func titleScale(_ ctx: LayoutContext, width: Double) -> Double {
+    static func titleScale(_ ctx: LayoutContext, width: Double, share: Double = capShare) -> Double {
         let role = ctx.tokens.typography.title
         let probe = ctx.setText("H", role: role, width: 10_000, alignment: .start)
         guard let cap = probe.lines.first?.ink.height, cap > 0 else { return 1 }
-        let wanted = capShare * ctx.height / cap
+        let wanted = share * ctx.height / cap
         let words: [Substring] = ctx.book.cover.title.split(whereSeparator: { $0.isWhitespace })
         let longest = words.max { $0.count < $1.count }.map(String.init) ?? ""
         let wordWidth = ctx.setText(longest, role: role, width: 10_000, alignment: .start).lines.map(\.width).max() ?? 0

@@ -59,14 +59,29 @@ struct TypographicCover {
         let ornament = ruleGap * 2 + 4
         let above = kickerHeight + ornament
 
-        // A picture book's title as large as on a picture cover, where the room allows.
-        let scale = fullBleed ? max(Self.titleEnlargement, FullBleedTitle.titleScale(ctx, width: area.width)) : Self.titleEnlargement
-        let title = ctx.setTitle(cover.title, role: typo.title, width: area.width,
-                                 maxHeight: min(area.height * (fullBleed ? 0.6 : Self.titleShare), foot - area.y - above),
-                                 scale: scale, smallestScale: (typo.title.minSize ?? typo.title.size) / typo.title.size,
-                                 alignment: .center)
         let subtitle = cover.subtitle.flatMap { $0.isEmpty ? nil : $0 }.map {
             ctx.setTitle($0, role: typo.subtitle, width: area.width * 0.85, alignment: .center)
+        }
+        // A picture book's title as large as on a picture cover, where the room allows: it may
+        // take all the room between the rules, but not go under a picture cover's least size.
+        let scale = fullBleed ? max(Self.titleEnlargement, FullBleedTitle.titleScale(ctx, width: area.width)) : Self.titleEnlargement
+        let themeSmallest = (typo.title.minSize ?? typo.title.size) / typo.title.size
+        let room = foot - area.y - above - ornament - (subtitle?.height ?? 0)
+        var title: TextLayout
+        if fullBleed {
+            let least = min(scale, max(themeSmallest, FullBleedTitle.titleScale(ctx, width: area.width, share: FullBleedTitle.leastCapShare)))
+            title = ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: room + typo.subtitle.size, scale: scale,
+                                 smallestScale: least, alignment: .center)
+            // A title too long for the room even at a picture cover's least size goes smaller,
+            // down to the theme's own least, rather than into the author's name.
+            // (The foot keeps a line and a half above the author's name; half a line is enough.)
+            if title.height > room + typo.subtitle.size {
+                title = ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: room, scale: least,
+                                     smallestScale: themeSmallest, alignment: .center)
+            }
+        } else {
+            title = ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: min(area.height * Self.titleShare, foot - area.y - above),
+                                 scale: scale, smallestScale: themeSmallest, alignment: .center)
         }
         // The whole group (mark, title, rule, subtitle) hangs a little above the middle of the room
         // over the author's name: the optical centre, where a centred block looks centred.
