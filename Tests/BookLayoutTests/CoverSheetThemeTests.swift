@@ -6,28 +6,37 @@ import BookConfig
 import BookTestSupport
 import BookRenderKit
 
-/// The printed cover sheet in every theme: the spine continues the back so the sheet reads as one
-/// object, its words read on it, the front's picture stops at its fold, and nothing of the front's
-/// decoration stands beside a fold.
+/// The printed cover sheet in every theme for every printer: the sheet passes the printer's checks,
+/// the spine continues the back so the sheet reads as one object, its words read on it, the front's
+/// picture stops at its fold, and nothing of the front's decoration stands beside a fold.
 @Suite struct CoverSheetThemeTests {
     static let themes = Theme.available(in: Repository.resources.templates)
 
-    @Test(arguments: themes)
-    func theSpineContinuesTheBackAndNoDecorationStandsByAFold(_ theme: String) throws {
+    static let printers = ["kdp", "lulu", "ingramspark"]
+
+    @Test(arguments: themes, printers)
+    func theSpineContinuesTheBackAndNoDecorationStandsByAFold(_ theme: String, _ printer: String) throws {
         let kind = try Theme.load(named: theme, from: Repository.resources.templates).kind ?? .storybook
-        let dir = try temporaryDirectory("sheet-\(theme)")
+        let dir = try temporaryDirectory("sheet-\(theme)-\(printer)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try TestImages.gradientJPEG(width: 600, height: 800).write(to: dir.appendingPathComponent("front.jpg"))
+        // A picture with 300 ppi over the front and its bleed at 6 x 9 in.
+        try TestImages.gradientJPEG(width: 1900, height: 2800).write(to: dir.appendingPathComponent("front.jpg"))
         for photo in [true, false] {
             let book = Book(kind: kind, title: "Salt and Lanterns", subtitle: "A harbour year", author: "Ada Whitlow", language: "en",
                             theme: theme, format: BookFormat(trim: .preset("6x9")),
                             cover: Cover(photo: photo ? .path("front.jpg") : nil, blurb: "A year of tides, told by the girl who kept the lamp."),
                             matter: BookMatter(publisher: "Porter Street Press"),
                             pages: [Page(TextPage(text: "The tide came in."))])
-            let resolved = try TestBooks.document(book, folder: dir, profile: "kdp").resolve()
+            let document = TestBooks.document(book, folder: dir, profile: printer)
+            let resolved = try document.resolve()
             // 400 pages: a spine wide enough for its words.
             let (tree, info) = try CoverSpread.layout(resolved, interiorPages: 400, paper: "white", typesetter: try TestFonts.typesetter())
-            let at = "\(theme), \(photo ? "cover photo" : "no cover photo")"
+            let at = "\(theme) for \(printer), \(photo ? "cover photo" : "no cover photo")"
+            // The sheet as `cover` lays it out passes the printer's checks (the one-page interior's
+            // page count is the interior's matter, a warning here).
+            let report = try document.preflightCover(profile: printer)
+            let refused = report.findings.filter { $0.severity == .error }
+            #expect(refused.isEmpty, "\(at): \(refused.map(\.message))")
             let page = try #require(tree.pages.first)
             let w = resolved.trim.width, spine = info.spineInches * 72
             guard case .fill(let back)? = page.items.first else { Issue.record("\(at): the sheet starts with the back's colour"); continue }

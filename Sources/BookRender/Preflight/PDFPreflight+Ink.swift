@@ -64,14 +64,17 @@ extension PDFPreflight {
     }
 
     /// Text that prints as black but in all four inks: its pixels (where the page with and without
-    /// its text differ) with 50 % black or more and at least 10 % of each of the other three.
+    /// its text differ) with 50 % black or more, at least 10 % of each of the other three, and
+    /// those three within 20 % of each other. A dark colour with one ink well below the others (a
+    /// navy, a deep brown) is a colour the designer chose, printed as such; the conversion sets
+    /// only near-neutral darks in black ink (`BlackText.Rule`), and this is what it leaves.
     static func richBlackText(_ full: CMYKRaster, _ bare: CMYKRaster, page: Int, profile: PrintProfile, name: String) -> PreflightFinding? {
         var count = 0
         var colours: [UInt32: Int] = [:]
         for y in 0..<full.height {
             for x in 0..<full.width where !full.same(x, y, as: bare) {
                 let i = full.inks(x, y)
-                guard i.k >= 128, min(i.c, i.m, i.y) >= 26 else { continue }
+                guard i.k >= 128, min(i.c, i.m, i.y) >= 26, max(i.c, i.m, i.y) - min(i.c, i.m, i.y) <= 51 else { continue }
                 count += 1
                 colours[UInt32(i.c) << 24 | UInt32(i.m) << 16 | UInt32(i.y) << 8 | UInt32(i.k), default: 0] += 1
             }
