@@ -7,7 +7,9 @@ import BookResolve
 /// it, over the quiet part of the art with the pages' legibility rule (ink or paper colour, a soft
 /// veil only where it must). A jacket's title may cross a cloud or the sun, as a page's words may
 /// not, but never the subject. No card, no shadow: where no place leaves the subject clear, a flat
-/// band of paper across the head or foot takes the words and the picture fills the rest.
+/// band of the theme's wash across the head or foot takes the words and the picture fills the
+/// rest, or, for a title too long for that, the words stand on the wash over or under the picture
+/// framed whole.
 enum FullBleedTitle {
     /// The title's cap height over the cover's height.
     static let capShare = 0.085
@@ -63,7 +65,7 @@ enum FullBleedTitle {
                    contrast: choice.contrast, page: page, on: index, ctx)
             return
         }
-        // A flat band of paper at the head, or at the foot when the subject stands high; the
+        // A flat band of the wash at the head, or at the foot when the subject stands high; the
         // picture fills the rest, cropped anew around its subject. A title too long for that
         // (the band would leave the picture less than half the cover, or too little to show its
         // whole subject) is first set a little smaller, down to its least share; then the picture
@@ -108,9 +110,12 @@ enum FullBleedTitle {
                           : Rect(x: page.x, y: page.y, width: page.width, height: height - page.y)
         let rest = atFoot ? Rect(x: page.x, y: page.y, width: page.width, height: band.y - page.y)
                           : Rect(x: page.x, y: band.maxY, width: page.width, height: page.maxY - band.maxY)
+        // The band and the paper around a framed picture are the theme's wash: the ground of its
+        // typographic cover, and of the spine and back it meets on a printed sheet.
+        let ground = ctx.palette.wash
         var shown: (drawn: (asset: ImageAsset, placed: SubjectCrop.Placement), clip: Rect)?
         if framed {
-            ctx.append(.fill(Fill(rect: page, color: ctx.palette.background)), to: index)
+            ctx.append(.fill(Fill(rect: page, color: ground)), to: index)
             if let asset, let frame = plate(for: asset, subject: cover.subject, beside: band, atFoot: atFoot, ctx) {
                 let drawn = (asset, SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
                                                       in: frame, subject: cover.subject, fit: .cover))
@@ -126,13 +131,13 @@ enum FullBleedTitle {
                 ctx.append(.image(ImageBox(asset: drawn.asset, frame: drawn.placed.frame, clip: rest, altText: alt)), to: index)
                 shown = (drawn, rest)
             }
-            ctx.append(.fill(Fill(rect: band, color: ctx.palette.background)), to: index)
+            ctx.append(.fill(Fill(rect: band, color: ground)), to: index)
         }
         let top = atFoot ? band.y + set.pad * padShare : margins.top + set.pad * padShare
         append(set, x: margins.inner, y: top, color: ctx.palette.ink, on: index, ctx)
         if let shown, let subject = cover.subject {
             record(shown.drawn, subject: subject, fit: framed ? .cover : fit, covers: band, position: atFoot ? "bottom" : "top",
-                   contrast: TextContrast.ratio(ctx.palette.ink, ctx.palette.background), page: shown.clip, on: index, ctx)
+                   contrast: TextContrast.ratio(ctx.palette.ink, ground), page: shown.clip, on: index, ctx)
         }
     }
 
