@@ -32,7 +32,8 @@ import base64, hashlib, signal, json, sys, threading, time, struct, zlib, argpar
 from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 
 LOCK = threading.Lock()
-STATE = {"inflight": 0, "counts": {}, "arrivals": 0}
+STATE = {"inflight": 0, "counts": {}, "arrivals": 0, "answered": 0}
+STARTED_MS = int(time.time() * 1000) % 1000
 
 
 # The fields each endpoint knows (OpenAI's edits take multipart, its generations JSON); like the real APIs, anything else is a 400 naming the field.
@@ -260,8 +261,12 @@ class Handler(BaseHTTPRequestHandler):
                     break
 
         time.sleep(control.get("latency", 0))
+        # Each of a server's first 256 answers a colour of its own (the colour is the seed modulo
+        # 256; two pictures answered in the same millisecond were once the same picture), and
+        # another server's likely other colours (its start in milliseconds moves them all).
         with LOCK:
-            seed = sum(STATE["counts"].values()) + int(arrival * 1000) % 1000
+            STATE["answered"] += 1
+            seed = STATE["answered"] + STARTED_MS
         status, out_headers, payload = self.answer(provider, response, control, given, seed, asked_size(provider, fields))
         data = json.dumps(payload).encode()
         self.leave()
