@@ -41,6 +41,17 @@ public final class BookPreview {
     /// has settled. Only the folders the book reads from and those just inside its folder are
     /// watched, never all below it (it may be someone's home); the PNG folder's changes do not count.
     public func waitForChanges() throws(BookRenderError) -> [String] {
+        try startWatching()
+        while true {
+            let changed = watcher!.nextChanges()
+            if !changed.isEmpty { return changed }
+        }
+    }
+
+    /// Starts (or extends, after a refresh, to the folders it read from) watching what
+    /// `waitForChanges` reports. Call it before the first refresh: a file saved between that
+    /// refresh and the first wait is then reported, not lost.
+    public func startWatching() throws(BookRenderError) {
         do {
             if watcher == nil {
                 let templates = try settings.resources().templates
@@ -58,10 +69,6 @@ public final class BookPreview {
             throw error
         } catch {
             throw BookRenderError(.unwritableOutput, "\(error)")
-        }
-        while true {
-            let changed = watcher!.nextChanges()
-            if !changed.isEmpty { return changed }
         }
     }
 

@@ -46,6 +46,9 @@ struct Watch: ParsableCommand {
         do throws(BookRenderError) {
             preview = try BookPreview(book: bookURL, png: folder, dpi: dpi,
                                       settings: RenderSettings(theme: theme, workers: workers, limits: limits.limits))
+            // Watching from before the first render: a save while it renders, or just after it
+            // is reported, is seen.
+            try preview.startWatching()
             // A book that cannot be rendered at the start is an error: nothing was ever shown.
             report(try preview.refresh(), cause: "rendered \(book)")
         } catch {

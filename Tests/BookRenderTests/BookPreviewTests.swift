@@ -121,4 +121,29 @@ import BookTestSupport
         #expect(shorter.removed == Array(shorter.pageCount + 1...first.pageCount))
         #expect(try snapshot(pages).count == shorter.pageCount)
     }
+
+    /// A save right after the first render (before anything waits for changes) is reported:
+    /// `watch` starts watching before it renders, so an editor's save in that moment is not lost.
+    @Test func aSaveRightAfterTheFirstRenderIsSeen() throws {
+        let (book, pages, root) = try copyOfStorybook()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let preview = try BookPreview(book: book, png: pages, dpi: dpi, settings: TestBooks.settings())
+        try preview.startWatching()
+        _ = try preview.refresh()
+        // Saved as editors do: a new file renamed over the old.
+        let saved = book.deletingLastPathComponent().appendingPathComponent("book.json.new")
+        try Data(contentsOf: book).write(to: saved)
+        #expect(rename(saved.path, book.path) == 0)
+
+        final class Seen: @unchecked Sendable { var paths: [String]? }
+        let seen = Seen(), done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let waiting = preview
+        Thread.detachNewThread {
+            seen.paths = try? waiting.waitForChanges()
+            done.signal()
+        }
+        // The wait never ends when the save was missed: give it a minute, as a loaded machine may need.
+        #expect(done.wait(timeout: .now() + 60) == .success, "the save was not seen")
+        #expect(seen.paths?.contains { $0.hasSuffix("book.json") } == true, "\(seen.paths ?? [])")
+    }
 }
