@@ -182,4 +182,31 @@ import BookRenderKit
             }
         }
     }
+
+    /// On a pocket-sized trim a long title beside a close-up would leave no room for the picture:
+    /// the title is set smaller, down to the theme's least size, and the picture stays on the
+    /// cover (it was once left off there).
+    @Test(arguments: pictureBookThemes)
+    func onATinyTrimTheCoverKeepsItsPicture(_ theme: String) throws {
+        let folder = try temporaryDirectory("cover-tiny-\(theme)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try NightScenes.night(width: 900, height: 1200, figure: SceneFigure(x: 450, foot: 1170, height: 1000))
+            .write(to: folder.appendingPathComponent("close.png"))
+        let json = """
+            {"schema": 1, "kind": "storybook", "language": "en", "title": "The Night the Little Red Fox Walked All the Way Home Alone",
+             "subtitle": "A bedtime story", "author": "June Harrow", "theme": "\(theme)",
+             "format": {"trim": {"width": "4in", "height": "5.333in"}}, "cover": {"photo": "close.png"},
+             "pages": [{"type": "illustration", "image": "close.png", "text": "The end of the day."}]}
+            """
+        try Data(json.utf8).write(to: folder.appendingPathComponent("book.json"))
+        let tree = try TestBooks.open(folder.appendingPathComponent("book.json")).layout()
+        let cover = try #require(tree.pages.first)
+        #expect(cover.images.contains { $0.asset.origin.contains("close.png") }, "\(theme): the picture is left off")
+        let boxes = cover.textBoxes
+        for (i, a) in boxes.enumerated() {
+            for b in boxes[(i + 1)...] {
+                #expect(a.inkBounds.intersection(b.inkBounds).width == 0, "\(theme): \"\(a.text)\" runs into \"\(b.text)\"")
+            }
+        }
+    }
 }
