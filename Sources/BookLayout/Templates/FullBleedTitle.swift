@@ -114,6 +114,11 @@ enum FullBleedTitle {
         // typographic cover, and of the spine and back it meets on a printed sheet.
         let ground = ctx.palette.wash
         var shown: (drawn: (asset: ImageAsset, placed: SubjectCrop.Placement), clip: Rect)?
+        func fillRest() {
+            guard rest.height > 0, let drawn = placed(in: rest) else { return }
+            ctx.append(.image(ImageBox(asset: drawn.asset, frame: drawn.placed.frame, clip: rest, altText: alt)), to: index)
+            shown = (drawn, rest)
+        }
         if framed {
             ctx.append(.fill(Fill(rect: page, color: ground)), to: index)
             if let asset, let frame = plate(for: asset, subject: cover.subject, beside: band, atFoot: atFoot, ctx) {
@@ -121,16 +126,12 @@ enum FullBleedTitle {
                                                       in: frame, subject: cover.subject, fit: .cover))
                 ctx.append(.image(ImageBox(asset: asset, frame: drawn.1.frame, clip: frame, altText: alt)), to: index)
                 shown = (drawn, frame)
-            } else if rest.height > 0, let drawn = placed(in: rest) {
+            } else {
                 // No room inside the margins (a tiny trim): the picture fills what the band leaves.
-                ctx.append(.image(ImageBox(asset: drawn.asset, frame: drawn.placed.frame, clip: rest, altText: alt)), to: index)
-                shown = (drawn, rest)
+                fillRest()
             }
         } else {
-            if rest.height > 0, let drawn = placed(in: rest) {
-                ctx.append(.image(ImageBox(asset: drawn.asset, frame: drawn.placed.frame, clip: rest, altText: alt)), to: index)
-                shown = (drawn, rest)
-            }
+            fillRest()
             ctx.append(.fill(Fill(rect: band, color: ground)), to: index)
         }
         let top = atFoot ? band.y + set.pad * padShare : margins.top + set.pad * padShare

@@ -70,12 +70,13 @@ struct TypographicCover {
         var title: TextLayout
         if fullBleed {
             let least = min(scale, max(themeSmallest, FullBleedTitle.titleScale(ctx, width: area.width, share: FullBleedTitle.leastCapShare)))
-            title = ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: room + typo.subtitle.size, scale: scale,
+            // The foot keeps a line and a half above the author's name; half a line is enough.
+            let titleRoom = room + typo.subtitle.size
+            title = ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: titleRoom, scale: scale,
                                  smallestScale: least, alignment: .center)
             // A title too long for the room even at a picture cover's least size goes smaller,
             // down to the theme's own least, rather than into the author's name.
-            // (The foot keeps a line and a half above the author's name; half a line is enough.)
-            if title.height > room + typo.subtitle.size {
+            if title.height > titleRoom {
                 title = ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: room, scale: least,
                                      smallestScale: themeSmallest, alignment: .center)
             }
