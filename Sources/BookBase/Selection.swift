@@ -4,6 +4,7 @@ extension Array where Element: Comparable {
     /// a few hundred values many times a page, where a full sort was most of the cost.
     /// A run that partitions badly (more rounds than twice the bits of the count) sorts what is
     /// left instead, so no input costs more than a sort.
+    @inlinable
     public mutating func select(_ k: Int) -> Element {
         precondition(indices.contains(k), "select: \(k) is not an index of \(count) elements")
         var low = 0, high = count - 1

@@ -93,13 +93,15 @@ enum QuietPlacer {
         let x0 = max(0, Int((area.x * Double(t.width)).rounded(.down))), x1 = min(t.width, Int((area.maxX * Double(t.width)).rounded(.up)))
         let y0 = max(0, Int((area.y * Double(t.height)).rounded(.down))), y1 = min(t.height, Int((area.maxY * Double(t.height)).rounded(.up)))
         guard x1 > x0, y1 > y0 else { return 0 }
+        let lab = t.lab
         var cells: [CIELab] = []
-        for y in y0..<y1 { for x in x0..<x1 { let i = y * t.width + x; cells.append(CIELab(t.red[i], t.green[i], t.blue[i])) } }
+        cells.reserveCapacity((x1 - x0) * (y1 - y0))
+        for y in y0..<y1 { for x in x0..<x1 { cells.append(lab[y * t.width + x]) } }
         func median(_ channel: (CIELab) -> Float) -> Float {
             var v = cells.map(channel)
             return v.select(v.count / 2)
         }
-        let middle = CIELab(l: median(\.l), a: median(\.a), b: median(\.b))
+        let middle = CIELab(l: median { $0.l }, a: median { $0.a }, b: median { $0.b })
         let apart = cells.filter { $0.distance(to: middle) > apartDistance }.count
         return min(1, Double(apart) / Double(cells.count) / 0.1)
     }

@@ -10,11 +10,21 @@ public struct Thumbnail: Sendable, Equatable {
     public let height: Int
     /// Red, green and blue in 0…1 (sRGB), row by row from the top; transparency shows white paper.
     public let red: [Float], green: [Float], blue: [Float]
+    private let labCells = LabCells()
 
     public init(width: Int, height: Int, red: [Float], green: [Float], blue: [Float]) {
         precondition(red.count == width * height && green.count == red.count && blue.count == red.count)
         self.width = width; self.height = height; self.red = red; self.green = green; self.blue = blue
     }
+
+    public static func == (a: Thumbnail, b: Thumbnail) -> Bool {
+        a.width == b.width && a.height == b.height && a.red == b.red && a.green == b.green && a.blue == b.blue
+    }
+
+    /// Every cell in CIELAB, row by row as `red`, worked out on first use and kept with the
+    /// thumbnail: layout weighs the colours under each place it tries for a page's words, and
+    /// converting them again for every try was most of placing them.
+    public var lab: [CIELab] { labCells.cells(of: self) }
 
     /// The cells on the longer side.
     public static let longSide = 64
@@ -111,5 +121,20 @@ public struct Thumbnail: Sendable, Equatable {
             return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
         }
         return 0.2126 * linear(red[i]) + 0.7152 * linear(green[i]) + 0.0722 * linear(blue[i])
+    }
+}
+
+/// A thumbnail's cells in CIELAB once someone asks; shared by the thumbnail's copies.
+private final class LabCells: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: [CIELab]?
+
+    func cells(of t: Thumbnail) -> [CIELab] {
+        lock.withLock {
+            if let value { return value }
+            let made = t.red.indices.map { CIELab(t.red[$0], t.green[$0], t.blue[$0]) }
+            value = made
+            return made
+        }
     }
 }

@@ -2,13 +2,13 @@ import Foundation
 
 /// A colour in CIELAB (D65), where distance follows what the eye sees better than in RGB.
 /// The conversion is the CIE's formula from sRGB; a colour engine would add nothing here.
-struct CIELab: Equatable {
-    var l: Float, a: Float, b: Float
+public struct CIELab: Equatable, Sendable {
+    public var l: Float, a: Float, b: Float
 
-    init(l: Float, a: Float, b: Float) { self.l = l; self.a = a; self.b = b }
+    public init(l: Float, a: Float, b: Float) { self.l = l; self.a = a; self.b = b }
 
     /// From sRGB components in 0…1.
-    init(_ red: Float, _ green: Float, _ blue: Float) {
+    public init(_ red: Float, _ green: Float, _ blue: Float) {
         func linear(_ u: Float) -> Float { u <= 0.04045 ? u / 12.92 : pow((u + 0.055) / 1.055, 2.4) }
         let r = linear(red), g = linear(green), b = linear(blue)
         let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
@@ -20,7 +20,7 @@ struct CIELab: Equatable {
     }
 
     /// CIE76 ΔE.
-    func distance(to o: CIELab) -> Float {
+    public func distance(to o: CIELab) -> Float {
         let dl = l - o.l, da = a - o.a, db = b - o.b
         return (dl * dl + da * da + db * db).squareRoot()
     }
