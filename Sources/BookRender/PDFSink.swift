@@ -45,7 +45,11 @@ final class PDFSink {
         // A temporary (written under another name) was made by whoever named it: opened without
         // creating it, so one that a stop has removed meanwhile is not made again to be left behind.
         let temporary = name.map { $0.standardizedFileURL.path != url.standardizedFileURL.path } ?? false
-        let fd = open(url.path, O_WRONLY | O_TRUNC | O_CLOEXEC | (temporary ? 0 : O_CREAT), 0o666)
+        // The temporary is new and empty: truncating it anyway makes ext4 write the whole file out
+        // when it is closed (its guard for files rewritten in place), on the export's own time.
+        let fd = open(url.path, O_WRONLY | O_CLOEXEC | (temporary ? 0 : O_CREAT | O_TRUNC), 0o666)
+        var status = stat()
+        if fd >= 0, temporary, fstat(fd, &status) != 0 || status.st_size != 0 { _ = ftruncate(fd, 0) }
         guard fd >= 0, let f = fdopen(fd, "wb") else {
             if fd >= 0 { Glibc.close(fd) }
             throw OutputError.cannotWrite(name ?? url)

@@ -13,6 +13,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -27,6 +30,27 @@ void copyMessage(std::string const &message, char *error, size_t size) {
     size_t n = std::min(message.size(), size - 1);
     std::memcpy(error, message.data(), n);
     error[n] = 0;
+}
+
+/// `path` opened to be written from its start, created if missing. An existing file is emptied
+/// only if it holds anything: truncating the fresh, empty temporary the caller made would have
+/// ext4 write the whole file out when it is closed, on the export's time (fopen's "wb+" does that).
+FILE *openForWriting(char const *path) {
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) throw std::runtime_error(std::string("cannot open ") + path + " for writing: " + std::strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (st.st_size != 0 && ftruncate(fd, 0) != 0)) {
+        int saved = errno;
+        close(fd);
+        throw std::runtime_error(std::string("cannot empty ") + path + ": " + std::strerror(saved));
+    }
+    FILE *file = fdopen(fd, "w+b");
+    if (!file) {
+        int saved = errno;
+        close(fd);
+        throw std::runtime_error(std::string("cannot open ") + path + " for writing: " + std::strerror(saved));
+    }
+    return file;
 }
 
 using Token = QPDFTokenizer::Token;
@@ -360,7 +384,7 @@ extern "C" int content_black_to_gray(const char *input, const char *output, cont
             page.addContentTokenFilter(std::make_shared<BlackToGray>(rule));
             filterForms(page.getAttribute("/Resources", false), rule, seen);
         }
-        QPDFWriter writer(pdf, output);
+        QPDFWriter writer(pdf, output, openForWriting(output), true);
         writer.setDeterministicID(true);
         writer.write();
         if (pdf.anyWarnings()) {
@@ -389,7 +413,7 @@ extern "C" int content_convert_cmyk(const char *input, const char *output, conte
             filterType3(resources, rule, seen, &convert);
         }
         convertImages(pdf, &convert);
-        QPDFWriter writer(pdf, output);
+        QPDFWriter writer(pdf, output, openForWriting(output), true);
         // This file is finished once more (PDFFinisher), which derives the /ID from the content
         // it writes: a deterministic ID here would be an MD5 of every picture's bytes, for an
         // identifier no output keeps. A static one is the same every run without hashing.
