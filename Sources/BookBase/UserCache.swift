@@ -32,6 +32,48 @@ public enum UserCache {
         return ContentHash.hex(body) == stated ? body : nil
     }
 
+    /// A verified entry's body as `read` gives it, in a buffer from `malloc` that the caller owns
+    /// and frees, with its hash: for an entry whose bytes go on to C (a CMYK picture handed to
+    /// cairo), read once and hashed once, not copied on the way.
+    public static func readOwned(_ url: URL, magic: String) -> (bytes: UnsafeMutableRawBufferPointer, hash: String)? {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        let head = Array((magic + "\n").utf8)
+        let headerLength = head.count + 33
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > headerLength else { return nil }
+        var header = [UInt8](repeating: 0, count: headerLength)
+        guard readFully(fd, into: &header, count: headerLength, at: 0), header.starts(with: head),
+              header[headerLength - 1] == UInt8(ascii: "\n") else { return nil }
+        let stated = String(decoding: header[head.count..<headerLength - 1], as: UTF8.self)
+        let count = Int(status.st_size) - headerLength
+        guard let base = malloc(count) else { return nil }
+        let body = UnsafeMutableRawBufferPointer(start: base, count: count)
+        var done = 0
+        while done < count {
+            let got = pread(fd, base + done, count - done, off_t(headerLength + done))
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { free(base); return nil }
+            done += got
+        }
+        let hash = ContentHash()
+        hash.update(UnsafeRawBufferPointer(body))
+        guard hash.finish() == stated else { free(base); return nil }
+        return (body, stated)
+    }
+
+    private static func readFully(_ fd: Int32, into buffer: inout [UInt8], count: Int, at offset: Int) -> Bool {
+        var done = 0
+        while done < count {
+            let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { return false }
+            done += got
+        }
+        return true
+    }
+
     /// Writes `body` as an entry `read` accepts, atomically (beside it, then renamed), so a reader
     /// never sees half of one. A cache that cannot be written is no error: false.
     @discardableResult

@@ -13,9 +13,9 @@ import CShim
 ///
 /// A conversion is kept in the user's cache (`cmyk-pictures/`), named by the picture's content
 /// hash, the press profile's hash, the quality and `version`, so a re-export, a batch of books
-/// sharing pictures or a service's next job converts nothing again. An entry is read back only
-/// when its own hash holds (`UserCache.read`) and its JPEG header matches the picture; anything
-/// else is converted again and written over it.
+/// sharing pictures or a service's next job converts nothing again. An entry is read once, as its
+/// picture is drawn, and used only when its own hash holds (`UserCache.readOwned`) and its JPEG
+/// header matches the picture; anything else is converted again and written over it.
 ///
 /// Pictures that stay as they are: grey JPEGs (DeviceGray prints on the black plate) and PNGs
 /// with transparency, which the drawing flattens and the PDF's conversion turns to CMYK pixels.
@@ -53,45 +53,53 @@ public final class CMYKPictures: @unchecked Sendable {
     static let magic = "bookrender cmyk picture 1"
 
     /// Converts the pictures of `assets` not in the cache yet, side by side on `threads` threads.
+    /// An entry is only looked for here; it is read, and its hash checked, once, when its picture
+    /// is drawn (`jpeg(for:)`), which converts it then if it no longer holds.
     public func prepare(_ assets: [ImageAsset], threads: Int) throws {
         var seen = Set<String>()
-        let missing = assets.filter { Self.converts($0) && seen.insert($0.id).inserted && cached($0) == nil }
+        let missing = assets.filter {
+            Self.converts($0) && seen.insert($0.id).inserted && !FileManager.default.fileExists(atPath: entry(for: $0).path)
+        }
         guard !missing.isEmpty else { return }
         let failures = Failures()
         let lanes = max(1, min(threads, missing.count))
         DispatchQueue.concurrentPerform(iterations: lanes) { lane in
             for i in stride(from: lane, to: missing.count, by: lanes) where failures.first == nil {
-                do { _ = try convert(missing[i]) } catch { failures.add(error) }
+                do { free(try convert(missing[i]).bytes.baseAddress) } catch { failures.add(error) }
             }
         }
         if let error = failures.first { throw error }
     }
 
-    /// `asset` as a CMYK JPEG (an inline picture of its own), from the cache or converted now.
-    public func jpeg(for asset: ImageAsset) throws -> ImageAsset {
-        try cached(asset) ?? convert(asset)
-    }
-
-    private func cached(_ asset: ImageAsset) -> ImageAsset? {
-        guard let bytes = UserCache.read(entry(for: asset), magic: Self.magic) else { return nil }
-        return Self.asset(bytes, like: asset)
-    }
-
-    /// The converted bytes as a picture, when they are a CMYK JPEG the picture's size.
-    private static func asset(_ bytes: Data, like original: ImageAsset) -> ImageAsset? {
-        var header = shim_jpeg_info()
-        let status = bytes.withUnsafeBytes { raw in
-            shim_jpeg_read_info(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &header, nil, 0)
+    /// `asset` as a CMYK JPEG, from the cache or converted now: its bytes in a buffer from
+    /// `malloc` that the caller owns (cairo, which frees it), and their content hash.
+    func jpeg(for asset: ImageAsset) throws -> (bytes: UnsafeMutableRawBufferPointer, id: String) {
+        if let entry = UserCache.readOwned(entry(for: asset), magic: Self.magic) {
+            if Self.fits(UnsafeRawBufferPointer(entry.bytes), asset) { return (entry.bytes, entry.hash) }
+            free(entry.bytes.baseAddress)
         }
-        guard status == SHIM_JPEG_OK, header.components == 4, Int(header.width) == original.info.pixelWidth,
-              Int(header.height) == original.info.pixelHeight else { return nil }
-        var info = original.info
+        return try convert(asset)
+    }
+
+    /// `jpeg(for:)` as a picture of its own.
+    func asset(for asset: ImageAsset) throws -> ImageAsset {
+        let converted = try jpeg(for: asset)
+        var info = asset.info
         info.format = .jpeg; info.components = 4; info.colorModel = .cmyk; info.hasAlpha = false
         info.bitDepth = 8; info.progressive = false; info.adobeInverted = true
-        return ImageAsset(data: bytes, info: info, origin: original.origin)
+        let data = Data(bytesNoCopy: converted.bytes.baseAddress!, count: converted.bytes.count, deallocator: .free)
+        return ImageAsset(data: data, info: info, origin: asset.origin)
     }
 
-    private func convert(_ asset: ImageAsset) throws -> ImageAsset {
+    /// Whether `bytes` are a CMYK JPEG the picture's size.
+    private static func fits(_ bytes: UnsafeRawBufferPointer, _ original: ImageAsset) -> Bool {
+        var header = shim_jpeg_info()
+        let status = shim_jpeg_read_info(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &header, nil, 0)
+        return status == SHIM_JPEG_OK && header.components == 4 && Int(header.width) == original.info.pixelWidth
+            && Int(header.height) == original.info.pixelHeight
+    }
+
+    private func convert(_ asset: ImageAsset) throws -> (bytes: UnsafeMutableRawBufferPointer, id: String) {
         let data = asset.readBytes()
         guard !data.isEmpty else {
             throw ImageError(.truncated, "\(asset.origin) could not be read again, or was replaced or changed size, while the book was rendering; render it again once nothing is changing the book's folder")
@@ -110,12 +118,14 @@ public final class CMYKPictures: @unchecked Sendable {
         guard status == SHIM_JPEG_OK, let out else {
             throw RenderError("cannot convert \(asset.origin) to CMYK: \(String(cString: message))")
         }
-        let bytes = Data(bytesNoCopy: out, count: size, deallocator: .free)
-        UserCache.write(bytes, to: entry(for: asset), magic: Self.magic)
-        guard let converted = Self.asset(bytes, like: asset) else {
+        let bytes = UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(out), count: size)
+        guard Self.fits(UnsafeRawBufferPointer(bytes), asset) else {
+            free(out)
             throw RenderError("the CMYK JPEG made of \(asset.origin) does not read back")
         }
-        return converted
+        let body = Data(bytesNoCopy: out, count: size, deallocator: .none)
+        UserCache.write(body, to: entry(for: asset), magic: Self.magic)
+        return (bytes, ContentHash.hex(body))
     }
 
     private final class Failures: @unchecked Sendable {

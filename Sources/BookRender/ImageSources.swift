@@ -49,7 +49,8 @@ final class PDFImageSources: ImageSources {
         let s: ImageSurface
         if let cmyk, CMYKPictures.converts(asset) {
             let carrier = try JPEGCarrier()
-            try carrier.attach(jpeg: try cmyk.jpeg(for: asset), sink: sink)
+            let converted = try cmyk.jpeg(for: asset)
+            try carrier.attach(ownedJPEG: converted.bytes, id: converted.id, sink: sink)
             owner = carrier
             s = ImageSurface(surface: carrier.surface, pixelWidth: 1, pixelHeight: 1, storedWidth: w, storedHeight: h)
         } else if asset.passesThroughToPDF {
@@ -155,6 +156,12 @@ final class JPEGCarrier {
         }
         try set(CAIRO_MIME_TYPE_JPEG, buffer)
         try set(CAIRO_MIME_TYPE_UNIQUE_ID, MimeBuffer(copying: Data(asset.id.utf8)))
+    }
+
+    /// JPEG bytes in a buffer from `malloc` (`id`: their content hash), which cairo frees.
+    func attach(ownedJPEG bytes: UnsafeMutableRawBufferPointer, id: String, sink: PDFSink) throws {
+        try set(CAIRO_MIME_TYPE_JPEG, MimeBuffer(taking: bytes, sink: sink, id: id))
+        try set(CAIRO_MIME_TYPE_UNIQUE_ID, MimeBuffer(copying: Data(id.utf8)))
     }
 
     private func set(_ type: UnsafePointer<CChar>, _ buffer: MimeBuffer) throws {

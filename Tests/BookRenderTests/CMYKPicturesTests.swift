@@ -38,14 +38,14 @@ import BookRenderKit
         let dir = try temporaryDirectory("cmyk-picture-limit")
         defer { try? FileManager.default.removeItem(at: dir) }
         let asset = try Self.darkPicture()
-        let held = try Self.pictures(folder: dir.appendingPathComponent("cache")).jpeg(for: asset)
+        let held = try Self.pictures(folder: dir.appendingPathComponent("cache")).asset(for: asset)
         #expect(held.info.colorModel == .cmyk && held.info.pixelWidth == 320 && held.info.pixelHeight == 240)
         let most = try Self.mostInk(held, in: dir)
         #expect(most <= 237.5 && most > 225, "the darkest pixel carries \(most) % ink")
         // Without the limit the same picture goes far past it: the limit is what holds it.
-        let free = try Self.pictures(folder: dir.appendingPathComponent("free"), limit: nil).jpeg(for: asset)
+        let free = try Self.pictures(folder: dir.appendingPathComponent("free"), limit: nil).asset(for: asset)
         let unlimited = try CMYKPictures(transform: try CMYKTransform(profile: try CMYKConverter.outputProfile(.limited(to: nil))),
-                                         quality: 92, inkLimit: nil, folder: dir.appendingPathComponent("unlimited")).jpeg(for: asset)
+                                         quality: 92, inkLimit: nil, folder: dir.appendingPathComponent("unlimited")).asset(for: asset)
         #expect(try Self.mostInk(free, in: dir) > 237.5, "compression alone pushes the limited profile's pixels over")
         #expect(try Self.mostInk(unlimited, in: dir) > 280)
     }
@@ -58,17 +58,17 @@ import BookRenderKit
         try pictures.prepare([asset, asset], threads: 2)
         let entry = pictures.entry(for: asset)
         let made = try #require(UserCache.read(entry, magic: CMYKPictures.magic))
-        #expect(try pictures.jpeg(for: asset).data == made)
+        #expect(try pictures.asset(for: asset).data == made)
         // An entry that holds is taken as it is: another CMYK JPEG of the picture's size put
         // there is what the next export gets, so nothing was converted again.
         let flat = TestImages.flatJPEG(width: 320, height: 240, components: [255, 64, 51, 204], adobeTransform: 0)
         UserCache.write(flat, to: entry, magic: CMYKPictures.magic)
-        #expect(try pictures.jpeg(for: asset).data == flat)
+        #expect(try pictures.asset(for: asset).data == flat)
         // Damaged, it is converted again and the entry rewritten.
         var bytes = try Data(contentsOf: entry)
         bytes[bytes.count - 10] ^= 0x01
         try bytes.write(to: entry)
-        #expect(try pictures.jpeg(for: asset).data == made)
+        #expect(try pictures.asset(for: asset).data == made)
         #expect(UserCache.read(entry, magic: CMYKPictures.magic) == made)
         // Another quality or limit is another entry.
         let other = CMYKPictures(transform: pictures.transform, quality: 80, inkLimit: 237, folder: pictures.folder)
