@@ -53,3 +53,20 @@ extension PrintProfile {
         }
     }
 }
+
+extension PrintProfile {
+    /// The interior page counts the printer binds as `binding`: a paperback's from `pages`, a
+    /// hardcover's from its casewrap table (Lulu binds a hardcover from 24 pages, a paperback
+    /// from 32).
+    public func interiorPages(bound binding: CoverBinding) throws -> (min: Int?, max: Int?) {
+        switch binding {
+        case .paperback:
+            return (pages.min, pages.max)
+        case .hardcover:
+            guard let casewrap else {
+                throw ConfigError("profile \(name) has no hardcover (casewrap) rule; use --binding paperback, or a profile such as lulu")
+            }
+            return (casewrap.minPages, casewrap.spine.last?.maxPages ?? pages.max)
+        }
+    }
+}

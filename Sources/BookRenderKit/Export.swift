@@ -104,7 +104,7 @@ extension BookDocument {
                 if let pdf = options.pdf {
                     clock = StageClock()
                     if let profile = resolved.profile {
-                        let errors = PageTreePreflight.check(tree, profile: profile).errors
+                        let errors = PageTreePreflight.check(tree, profile: profile, binding: settings.binding).errors
                         if !errors.isEmpty && !options.force {
                             throw BookRenderError(.preflightFailed,
                                 "preflight found \(errors.count) error(s) for \(profile.name); fix them, or pass --force to write the PDF anyway",
@@ -172,7 +172,7 @@ extension BookDocument {
             report.writtenPages = tree.pages.map(\.number).filter { selected?.contains($0) ?? true }
             report.pngFiles = pngFiles.map(\.path)
             if let profile = resolved.profile, options.pdf != nil {
-                report.findings += PageTreePreflight.check(tree, profile: profile).map(Diagnostic.init)
+                report.findings += PageTreePreflight.check(tree, profile: profile, binding: settings.binding).map(Diagnostic.init)
             }
             report.timings = timings
             if resolved.leavesPageColourToPaper {

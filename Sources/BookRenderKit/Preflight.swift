@@ -44,7 +44,7 @@ extension BookDocument {
                 .layout(resolved)
             let printProfile = try resolved.profile ?? PrintProfile.load(named: profile, from: resources.profiles)
             return PreflightReport(profile: profile, input: file ?? resolved.book.title,
-                                   findings: PageTreePreflight.check(tree, profile: printProfile).map(Diagnostic.init))
+                                   findings: PageTreePreflight.check(tree, profile: printProfile, binding: settings.binding).map(Diagnostic.init))
         }
     }
 }
@@ -97,7 +97,7 @@ public enum PDFCheck {
         let sheet = try cover?.sheet()
         return try BookRenderError.wrap {
             let printProfile = try PrintProfile.load(named: profile, from: try settings.resources().profiles)
-            let findings = try PDFPreflight.check(pdf, profile: printProfile, cover: sheet)
+            let findings = try PDFPreflight.check(pdf, profile: printProfile, cover: sheet, binding: settings.binding)
             return PreflightReport(profile: profile, input: pdf.path, findings: findings.map(Diagnostic.init))
         }
     }

@@ -22,12 +22,15 @@ public struct RenderSettings: Sendable {
     /// How large a picture (pixels) and a text (characters) may be; past them the book is refused
     /// before anything is allocated for them.
     public var limits: InputLimits
+    /// How the printed book is bound: the printer's page counts differ (Lulu binds a hardcover
+    /// from 24 pages, a paperback from 32).
+    public var binding: CoverBinding
 
     public init(theme: String? = nil, profile: String? = nil, strict: Bool = false,
                 workers: Int = ProcessInfo.processInfo.activeProcessorCount, home: URL? = nil,
-                limits: InputLimits = InputLimits()) {
+                limits: InputLimits = InputLimits(), binding: CoverBinding = .paperback) {
         self.theme = theme; self.profile = profile; self.strict = strict; self.workers = workers; self.home = home
-        self.limits = limits
+        self.limits = limits; self.binding = binding
     }
 
     func resources() throws -> ResourceLocator {

@@ -44,6 +44,9 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: "Print profile: a file's name in templates/profiles, such as kdp; an unknown name lists them.")
     var profile: String?
 
+    @Option(name: .long, help: "With --profile: paperback, or hardcover (case-bound), which sets the page counts the printer binds (lulu: a hardcover from 24 pages, a paperback from 32).")
+    var binding: String = "paperback"
+
     @Flag(name: .long, help: "Replace outputs that are read-only files; with --profile, write the PDF even when preflight finds errors.")
     var force = false
 
@@ -84,6 +87,8 @@ struct Export: ParsableCommand {
         }
         if spreads && png == nil { throw ValidationError("--spreads needs --png DIR") }
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
+        guard CoverBinding(rawValue: binding) != nil else { throw ValidationError("--binding must be paperback or hardcover") }
+        if binding != "paperback", profile == nil { throw ValidationError("--binding says how a printer binds the book: give --profile too") }
         if report == "-", jsonFlags.json { throw ValidationError("--json and --report - both print the report on stdout; give one") }
         if events, jsonFlags.json || report == "-" {
             throw ValidationError("--events prints JSON Lines on stdout, where \(jsonFlags.json ? "--json" : "--report -") prints the report; write the report to a file, or leave one out")
@@ -92,7 +97,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let settings = RenderSettings(theme: theme, profile: profile, strict: strict, workers: workers,
-                                      limits: limits.limits)
+                                      limits: limits.limits, binding: CoverBinding(rawValue: binding) ?? .paperback)
         let result = ResultOutput(command: "export", json: jsonFlags.json, report: report)
         let dpi = self.dpi ?? (preview == nil ? 150 : 96)
         var options = ExportOptions(pdf: output.map { URL(fileURLWithPath: $0) },

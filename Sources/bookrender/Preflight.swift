@@ -22,6 +22,9 @@ struct Preflight: ParsableCommand {
     @Option(name: .long, help: "With --cover: the paper, which sets the spine width (default white).")
     var paper: String?
 
+    @Option(name: .long, help: "paperback (default) or hardcover (case-bound): the page counts the printer binds; with --cover of a book, the sheet laid out as `bookrender cover --binding` does.")
+    var binding: String?
+
     @Option(name: .long, help: "With --cover and a cover PDF: the interior's page count, which sets the spine width.")
     var pages: Int?
 
@@ -34,6 +37,10 @@ struct Preflight: ParsableCommand {
     var isPDF: Bool { input.lowercased().hasSuffix(".pdf") }
 
     func validate() throws {
+        if let binding, CoverBinding(rawValue: binding) == nil { throw ValidationError("--binding must be paperback or hardcover") }
+        if binding == "hardcover", cover, isPDF {
+            throw ValidationError("a hardcover's cover PDF is not checked here yet: check the book with --cover --binding hardcover, or the interior without --cover")
+        }
         if paper != nil, !cover { throw ValidationError("--paper sets the cover's spine width: add --cover, or leave --paper out") }
         for (flag, given) in [("--pages", pages != nil), ("--interior", interior != nil), ("--trim", trim != nil)] where given {
             guard cover, isPDF else {
@@ -51,15 +58,16 @@ struct Preflight: ParsableCommand {
     func run() throws {
         let result = ResultOutput(command: "preflight", json: jsonFlags.json)
         let paper = self.paper ?? "white"
+        let bound = binding.flatMap(CoverBinding.init(rawValue:)) ?? .paperback
         let report: PreflightReport
         do throws(BookRenderError) {
             let url = URL(fileURLWithPath: input)
             if isPDF {
                 let check = cover ? CoverCheck(pages: pages, interior: interior.map { URL(fileURLWithPath: $0) }, trim: trim, paper: paper) : nil
-                report = try PDFCheck.preflight(url, profile: profile, cover: check)
+                report = try PDFCheck.preflight(url, profile: profile, cover: check, settings: RenderSettings(binding: bound))
             } else {
-                let document = try BookDocument.open(url, settings: RenderSettings(profile: profile))
-                report = cover ? try document.preflightCover(profile: profile, paper: paper) : try document.preflight(profile: profile)
+                let document = try BookDocument.open(url, settings: RenderSettings(profile: profile, binding: bound))
+                report = cover ? try document.preflightCover(profile: profile, paper: paper, binding: bound) : try document.preflight(profile: profile)
             }
         } catch {
             throw result.fail(error)

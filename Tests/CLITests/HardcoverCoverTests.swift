@@ -35,4 +35,25 @@ import BookTestSupport
         #expect(r.stderr.contains("no hardcover"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("c.pdf").path))
     }
+
+    /// Lulu binds a paperback from 32 pages and a hardcover from 24: a 26-page interior is refused
+    /// as a paperback, with the option that binds it, and exported and passed as a hardcover.
+    @Test func aBookTooShortForAPaperbackIsExportedAsAHardcover() throws {
+        let dir = try temporaryDirectory("hardcover-interior")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let book = try CoverSheetTests().book(interiorPages: 26, profile: "lulu", in: dir)
+        let pdf = dir.appendingPathComponent("interior.pdf")
+        let paperback = try run(try Repository.binary.path, ["export", book.path, "-o", pdf.path, "--profile", "lulu"])
+        #expect(paperback.status != 0 && paperback.stderr.contains("at least 32") && paperback.stderr.contains("--binding hardcover"),
+                "\(paperback.status): \(paperback.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: pdf.path))
+        let hardcover = try run(try Repository.binary.path, ["export", book.path, "-o", pdf.path, "--profile", "lulu", "--binding", "hardcover"])
+        #expect(hardcover.status == 0, "\(hardcover.stderr)")
+        let checked = try run(try Repository.binary.path, ["preflight", pdf.path, "--profile", "lulu", "--binding", "hardcover"])
+        #expect(checked.status == 0 && checked.stdout.contains("0 error(s)"), "\(checked.stdout) \(checked.stderr)")
+        let asPaperback = try run(try Repository.binary.path, ["preflight", pdf.path, "--profile", "lulu"])
+        #expect(asPaperback.status != 0 && asPaperback.stdout.contains("--binding hardcover"), "\(asPaperback.stdout)")
+        let unprinted = try run(try Repository.binary.path, ["export", book.path, "-o", pdf.path, "--binding", "hardcover"])
+        #expect(unprinted.status == 64 && unprinted.stderr.contains("give --profile"), "\(unprinted.status): \(unprinted.stderr)")
+    }
 }

@@ -17,7 +17,8 @@ import BookConfig
 public enum PDFPreflight {
     /// `cover`: the file is a cover sheet for an interior of that many pages (one page, no
     /// interior page-count or trim rule; its size against the spine formula instead).
-    public static func check(_ pdf: URL, profile: PrintProfile, cover: CoverSheet? = nil) throws -> [PreflightFinding] {
+    public static func check(_ pdf: URL, profile: PrintProfile, cover: CoverSheet? = nil,
+                             binding: CoverBinding = .paperback) throws -> [PreflightFinding] {
         let name = pdf.lastPathComponent
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: pdf.path) else {
             throw RenderError("\(pdf.path): no such file")
@@ -35,12 +36,7 @@ public enum PDFPreflight {
             out += findings
             sheet = geometry
         } else {
-            if let min = profile.pages.min, pages < min {
-                out.append(PreflightFinding(.error, .pageCount, file: name, "\(pages) pages; \(profile.name) prints at least \(min)"))
-            }
-            if let max = profile.pages.max, pages > max {
-                out.append(PreflightFinding(.error, .pageCount, file: name, "\(pages) pages; \(profile.name) prints at most \(max)"))
-            }
+            out += InteriorPageCount.findings(pages, profile: profile, binding: binding, file: name)
             out += trimAndPageCount(boxes: boxes, pages: pages, profile: profile, name: name)
         }
         let objects = try PDFObjects.read(pdf, colour: profile.isCMYK)

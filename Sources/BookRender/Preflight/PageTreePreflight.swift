@@ -8,16 +8,11 @@ import BookLayout
 /// the bleed each full-bleed item reaches, the characters layout could not set).
 public enum PageTreePreflight {
     /// Every check of a book's interior: each page's (`pages`) and the page count.
-    public static func check(_ tree: PageTree, profile: PrintProfile) -> [PreflightFinding] {
+    /// `binding`: how the printed book is bound, which sets the page counts the printer takes.
+    public static func check(_ tree: PageTree, profile: PrintProfile, binding: CoverBinding = .paperback) -> [PreflightFinding] {
         var out = pages(tree, profile: profile)
         out += trimAndPageCount(tree, profile: profile)
-        let count = tree.pages.count
-        if let min = profile.pages.min, count < min {
-            out.append(PreflightFinding(.error, .pageCount, "\(count) pages; \(profile.name) prints at least \(min)"))
-        }
-        if let max = profile.pages.max, count > max {
-            out.append(PreflightFinding(.error, .pageCount, "\(count) pages; \(profile.name) prints at most \(max)"))
-        }
+        out += InteriorPageCount.findings(tree.pages.count, profile: profile, binding: binding)
         return out
     }
 
