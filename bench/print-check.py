@@ -396,9 +396,9 @@ def preflight(args):
 # One book
 
 
-def make_part(kind, book, pdf, printer, folder):
+def make_part(kind, book, pdf, printer, folder, binding="paperback"):
     """bookrender export/cover; made again with --force when preflight refused it (exit 1)."""
-    cmd = [BIN, kind, book, "-o", pdf, "--profile", printer]
+    cmd = [BIN, kind, book, "-o", pdf, "--profile", printer, "--binding", binding]
     t = time.time()
     r = run(cmd)
     part = {"exit": r.returncode, "stderr": r.stderr.strip(), "seconds": time.time() - t, "forced": False}
@@ -438,8 +438,17 @@ def check_book(name, book, printers, dpi):
         made = {"interior": make_part("export", book, interior, printer, folder),
                 "cover": make_part("cover", book, cover, printer, folder)}
         interior_pages = pdf_pages(interior)[0] if os.path.exists(interior) else None
+        # Too short for the printer's paperback but long enough for its hardcover (Lulu: 24 and
+        # 32 pages): made again as a hardcover, as export's refusal tells the user to.
+        binding, (pmin, pmax) = "paperback", (profile.get("pages", {}).get("min"), profile.get("pages", {}).get("max"))
+        casewrap = profile.get("casewrap")
+        if casewrap and interior_pages is not None and pmin is not None and casewrap["minPages"] <= interior_pages < pmin:
+            binding, (pmin, pmax) = "hardcover", (casewrap["minPages"], casewrap["spine"][-1]["maxPages"])
+            made = {"interior": make_part("export", book, interior, printer, folder, binding),
+                    "cover": make_part("cover", book, cover, printer, folder, binding)}
+            interior_pages = pdf_pages(interior)[0] if os.path.exists(interior) else None
         for part, pdf in (("interior", interior), ("cover", cover)):
-            row = {"book": name, "printer": printer, "part": part, "cmyk": cmyk, "made": made[part],
+            row = {"book": name, "printer": printer, "part": part, "binding": binding, "cmyk": cmyk, "made": made[part],
                    "maxInk": profile.get("maxInk"), "transparencyAllowed": profile.get("transparency", True)}
             rows.append(row)
             if not os.path.exists(pdf):
@@ -448,12 +457,14 @@ def check_book(name, book, printers, dpi):
             row["pages"] = pages
             row["interiorPages"] = interior_pages
             if part == "interior":
-                pmin, pmax = profile.get("pages", {}).get("min"), profile.get("pages", {}).get("max")
                 row["pageCountBroken"] = (pmin is not None and pages < pmin) or (pmax is not None and pages > pmax)
                 row["pageRange"] = (pmin, pmax)
                 row["trim"] = size
                 row["trimBroken"] = not trim_listed(profile, size)
-                row["preflight"] = preflight([pdf, "--profile", printer])
+                row["preflight"] = preflight([pdf, "--profile", printer, "--binding", binding])
+            elif binding == "hardcover":
+                # A hardcover's cover PDF is checked from its book (the sheet as `cover` lays it out).
+                row["preflight"] = preflight([book, "--profile", printer, "--cover", "--binding", binding])
             elif os.path.exists(interior):
                 row["preflight"] = preflight([pdf, "--profile", printer, "--cover", "--interior", interior])
             else:
@@ -593,7 +604,7 @@ def cell_row(r):
         corners += f" ({r['corners']['max']:.1f} %)"
     transp = str(len(r["transparency"])) if "transparency" in r else "–"
     images = f"{r['images']['jpeg']}/{r['images']['total']}" if "images" in r else "–"
-    return [r["book"], r["printer"], r["part"], str(r.get("pages", "–")), exit_, prefl, ink, rich, corners, transp,
+    return [r["book"], r["printer"], r["part"] + (" (hardcover)" if r.get("binding") == "hardcover" else ""), str(r.get("pages", "–")), exit_, prefl, ink, rich, corners, transp,
             images, r["verdict"]]
 
 

@@ -123,7 +123,8 @@ extension BookDocument {
         let findings = resolved.profile.map { profile in
             PageTreePreflight.pages(tree, profile: profile)
                 + PDFPreflight.wrappedInterior(CoverSheet(interiorPages: pages, paper: paper,
-                                                          interiorTrim: PrintProfile.TrimName(width: resolved.trim.width, height: resolved.trim.height)),
+                                                          interiorTrim: PrintProfile.TrimName(width: resolved.trim.width, height: resolved.trim.height),
+                                                          binding: binding),
                                                profile: profile, name: nil)
         } ?? []
         return (tree, info, findings)

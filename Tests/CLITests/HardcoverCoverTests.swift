@@ -53,6 +53,12 @@ import BookTestSupport
         #expect(checked.status == 0 && checked.stdout.contains("0 error(s)"), "\(checked.stdout) \(checked.stderr)")
         let asPaperback = try run(try Repository.binary.path, ["preflight", pdf.path, "--profile", "lulu"])
         #expect(asPaperback.status != 0 && asPaperback.stdout.contains("--binding hardcover"), "\(asPaperback.stdout)")
+        // Its cover does not warn of a page count the hardcover has; the paperback's does.
+        let sheet = dir.appendingPathComponent("cover.pdf").path
+        let cased = try run(try Repository.binary.path, ["cover", book.path, "-o", sheet, "--profile", "lulu", "--binding", "hardcover"])
+        #expect(cased.status == 0 && !cased.stderr.contains("pageCount"), "\(cased.stderr)")
+        let bound = try run(try Repository.binary.path, ["cover", book.path, "-o", sheet, "--profile", "lulu"])
+        #expect(bound.status == 0 && bound.stderr.contains("prints at least 32"), "\(bound.stderr)")
         let unprinted = try run(try Repository.binary.path, ["export", book.path, "-o", pdf.path, "--binding", "hardcover"])
         #expect(unprinted.status == 64 && unprinted.stderr.contains("give --profile"), "\(unprinted.status): \(unprinted.stderr)")
     }

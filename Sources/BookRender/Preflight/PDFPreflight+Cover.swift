@@ -8,9 +8,12 @@ public struct CoverSheet: Sendable, Equatable {
     public var paper: String
     /// The interior's trim in points: from the interior PDF's TrimBox, or given.
     public var interiorTrim: PrintProfile.TrimName?
+    /// How the book is bound, which sets the page counts the printer takes.
+    public var binding: CoverBinding
 
-    public init(interiorPages: Int, paper: String = "white", interiorTrim: PrintProfile.TrimName? = nil) {
-        self.interiorPages = interiorPages; self.paper = paper; self.interiorTrim = interiorTrim
+    public init(interiorPages: Int, paper: String = "white", interiorTrim: PrintProfile.TrimName? = nil,
+                binding: CoverBinding = .paperback) {
+        self.interiorPages = interiorPages; self.paper = paper; self.interiorTrim = interiorTrim; self.binding = binding
     }
 }
 
@@ -114,11 +117,12 @@ extension PDFPreflight {
     /// refuses it and a cover is often made before the book is finished.
     public static func wrappedInterior(_ cover: CoverSheet, profile: PrintProfile, name: String?) -> [PreflightFinding] {
         var out: [PreflightFinding] = []
-        if let min = profile.pages.min, cover.interiorPages < min {
+        let range = (try? profile.interiorPages(bound: cover.binding)) ?? (min: profile.pages.min, max: profile.pages.max)
+        if let min = range.min, cover.interiorPages < min {
             out.append(PreflightFinding(.warning, .pageCount, file: name,
                 "the interior this cover wraps has \(cover.interiorPages) pages; \(profile.name) prints at least \(min), so it will refuse the book until it has more"))
         }
-        if let max = profile.pages.max, cover.interiorPages > max {
+        if let max = range.max, cover.interiorPages > max {
             out.append(PreflightFinding(.warning, .pageCount, file: name,
                 "the interior this cover wraps has \(cover.interiorPages) pages; \(profile.name) prints at most \(max)"))
         }
