@@ -22,14 +22,8 @@ public enum UserCache {
     /// A verified entry: a file that starts with `magic`, a line holding the XXH3-128 of the rest,
     /// then the rest. Anything else (cut short, written by another version, changed on disk) is nil.
     public static func read(_ url: URL, magic: String) -> Data? {
-        guard let data = try? Data(contentsOf: url, options: .uncached) else { return nil }
-        let head = Data((magic + "\n").utf8)
-        let headerLength = head.count + 33
-        guard data.count > headerLength, data.prefix(head.count) == head,
-              data[data.startIndex + headerLength - 1] == UInt8(ascii: "\n") else { return nil }
-        let stated = String(decoding: data[data.startIndex + head.count..<data.startIndex + headerLength - 1], as: UTF8.self)
-        let body = data.subdata(in: data.startIndex + headerLength..<data.endIndex)
-        return ContentHash.hex(body) == stated ? body : nil
+        guard let entry = readOwned(url, magic: magic) else { return nil }
+        return Data(bytesNoCopy: entry.bytes.baseAddress!, count: entry.bytes.count, deallocator: .free)
     }
 
     /// A verified entry's body as `read` gives it, in a buffer from `malloc` that the caller owns
@@ -44,29 +38,23 @@ public enum UserCache {
         let headerLength = head.count + 33
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > headerLength else { return nil }
         var header = [UInt8](repeating: 0, count: headerLength)
-        guard readFully(fd, into: &header, count: headerLength, at: 0), header.starts(with: head),
+        guard header.withUnsafeMutableBytes({ readFully(fd, into: $0, at: 0) }), header.starts(with: head),
               header[headerLength - 1] == UInt8(ascii: "\n") else { return nil }
         let stated = String(decoding: header[head.count..<headerLength - 1], as: UTF8.self)
         let count = Int(status.st_size) - headerLength
         guard let base = malloc(count) else { return nil }
         let body = UnsafeMutableRawBufferPointer(start: base, count: count)
-        var done = 0
-        while done < count {
-            let got = pread(fd, base + done, count - done, off_t(headerLength + done))
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { free(base); return nil }
-            done += got
-        }
         let hash = ContentHash()
+        guard readFully(fd, into: body, at: headerLength) else { free(base); return nil }
         hash.update(UnsafeRawBufferPointer(body))
         guard hash.finish() == stated else { free(base); return nil }
         return (body, stated)
     }
 
-    private static func readFully(_ fd: Int32, into buffer: inout [UInt8], count: Int, at offset: Int) -> Bool {
+    private static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
         var done = 0
-        while done < count {
-            let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+        while done < buffer.count {
+            let got = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
             if got < 0, errno == EINTR { continue }
             guard got > 0 else { return false }
             done += got

@@ -27,9 +27,7 @@ extension PrintProfile {
 
     /// The hardcover spine in inches for `pages` interior pages.
     public func casewrapSpineWidth(pages: Int) throws -> Double {
-        guard let casewrap else {
-            throw ConfigError("profile \(name) has no hardcover (casewrap) rule; use --binding paperback, or a profile such as lulu")
-        }
+        let casewrap = try casewrapRule()
         guard pages >= casewrap.minPages, let step = casewrap.spine.first(where: { pages <= $0.maxPages }) else {
             let most = casewrap.spine.last?.maxPages ?? 0
             throw ConfigError("\(name) binds a hardcover of \(casewrap.minPages)–\(most) interior pages, not \(pages)")
@@ -63,10 +61,15 @@ extension PrintProfile {
         case .paperback:
             return (pages.min, pages.max)
         case .hardcover:
-            guard let casewrap else {
-                throw ConfigError("profile \(name) has no hardcover (casewrap) rule; use --binding paperback, or a profile such as lulu")
-            }
+            let casewrap = try casewrapRule()
             return (casewrap.minPages, casewrap.spine.last?.maxPages ?? pages.max)
         }
+    }
+
+    private func casewrapRule() throws -> CasewrapRule {
+        guard let casewrap else {
+            throw ConfigError("profile \(name) has no hardcover (casewrap) rule; use --binding paperback, or a profile such as lulu")
+        }
+        return casewrap
     }
 }

@@ -4,9 +4,9 @@ import BookConfig
 /// A count the other binding would take says so, with the option that asks for it.
 enum InteriorPageCount {
     static func findings(_ count: Int, profile: PrintProfile, binding: CoverBinding, file: String? = nil) -> [PreflightFinding] {
-        guard let range = try? profile.interiorPages(bound: binding) else {
-            return [PreflightFinding(.error, .pageCount, file: file,
-                                     "the \(profile.name) profile has no hardcover rule: check the book as a paperback (--binding paperback), or with a profile that has one (lulu)")]
+        let range: (min: Int?, max: Int?)
+        do { range = try profile.interiorPages(bound: binding) } catch {
+            return [PreflightFinding(.error, .pageCount, file: file, "\(error)")]
         }
         let bound = profile.casewrap == nil ? "" : " as a \(binding.rawValue)"
         var other = ""
