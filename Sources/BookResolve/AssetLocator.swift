@@ -13,15 +13,18 @@ public struct AssetLocator: Sendable {
 
     /// Pixels a picture may have (see `ImageCheck.dimensions`).
     public let maxImagePixels: Int
+    /// Where the hashes of picture files seen before are remembered; nil hashes every file read.
+    public let hashMemo: FileHashMemo?
 
-    public init(folder: URL, maxImagePixels: Int = InputLimits.defaultMaxImagePixels) {
-        self.init(root: BookFolder(folder), maxImagePixels: maxImagePixels)
+    public init(folder: URL, maxImagePixels: Int = InputLimits.defaultMaxImagePixels, hashMemo: FileHashMemo? = nil) {
+        self.init(root: BookFolder(folder), maxImagePixels: maxImagePixels, hashMemo: hashMemo)
     }
 
-    init(root: BookFolder, maxImagePixels: Int = InputLimits.defaultMaxImagePixels) {
+    init(root: BookFolder, maxImagePixels: Int = InputLimits.defaultMaxImagePixels, hashMemo: FileHashMemo? = nil) {
         self.folder = root.url
         self.root = root
         self.maxImagePixels = maxImagePixels
+        self.hashMemo = hashMemo
     }
 
     public enum Outcome: Sendable {
@@ -58,7 +61,7 @@ public struct AssetLocator: Sendable {
     private func loadFile(_ relative: String, jsonPath: String) throws(ResolveError) -> ImageAsset? {
         guard let opened = try openImage(relative, jsonPath: jsonPath) else { return nil }
         let file = CheckedFile(folder: root, path: relative, opened: opened)
-        if let asset = Self.probedFromHeader(opened, file, origin: relative) { return asset }
+        if let asset = Self.probedFromHeader(opened, file, origin: relative, memo: hashMemo) { return asset }
         // Read, hashed and probed, then let go: resolving a book of 300 photos never holds them all.
         guard let data = opened.readAll() else {
             throw ResolveError("\(jsonPath): cannot read \(relative) (check its permissions)")
@@ -95,7 +98,7 @@ public struct AssetLocator: Sendable {
     /// its id left for when it is needed (see `ImageAsset`): a picture book's megabytes are then
     /// read once to be hashed while the PDF is being written, not before. Nil for anything else,
     /// and for any doubt, which the whole file read by `load` then settles and reports.
-    static func probedFromHeader(_ opened: OpenedFile, _ file: CheckedFile, origin: String) -> ImageAsset? {
+    static func probedFromHeader(_ opened: OpenedFile, _ file: CheckedFile, origin: String, memo: FileHashMemo? = nil) -> ImageAsset? {
         let fd = opened.descriptor
         let count = opened.identity.size
         guard count >= 4 else { return nil }
@@ -108,13 +111,13 @@ public struct AssetLocator: Sendable {
         guard let length = JPEGHeader.read(fd, into: buffer, count: count), length >= 3,
               buffer.load(fromByteOffset: 2, as: UInt8.self) == 0xFF,
               let info = try? ImageProbe.probeJPEG(header: UnsafeRawBufferPointer(start: buffer, count: length)) else { return nil }
-        return ImageAsset(file: file, info: info, origin: origin)
+        return ImageAsset(file: file, info: info, origin: origin, memo: memo)
     }
 
     /// `relative` probed from its header as `load` would (nil when it is not such a JPEG or cannot be opened).
     func probedFromHeader(_ relative: String) -> ImageAsset? {
         guard let opened = try? root.openFile(relative) else { return nil }
-        return Self.probedFromHeader(opened, CheckedFile(folder: root, path: relative, opened: opened), origin: relative)
+        return Self.probedFromHeader(opened, CheckedFile(folder: root, path: relative, opened: opened), origin: relative, memo: hashMemo)
     }
 
     /// Probes the files at `paths` on all cores, ahead of the `load` calls that will ask for them

@@ -45,13 +45,14 @@ public final class ImageAsset: Sendable {
     }
 
     /// An image file probed without reading it all: its id waits for its bytes until it is
-    /// needed (usually when its page is drawn, by then hashed ahead).
-    public init(file: CheckedFile, info: ImageInfo, origin: String) {
+    /// needed (usually when its page is drawn, by then hashed ahead), or is the one `memo`
+    /// remembers for the file as it stands.
+    public init(file: CheckedFile, info: ImageInfo, origin: String, memo: FileHashMemo? = nil) {
         self.storage = .file(file)
         self.info = info
         self.origin = origin
         self.knownID = nil
-        self.fileHash = FileHash(file: file)
+        self.fileHash = FileHash(file: file, memo: memo)
     }
 
     /// Hashes the files of `assets` not hashed yet on `threads` threads of their own, in order,
@@ -83,8 +84,13 @@ public final class ImageAsset: Sendable {
     /// The image's bytes, as `data`; a file's id, when no one has hashed the file yet, is taken
     /// from them, so a file read whole anyway (to be decoded) is not read again to be hashed.
     public func readBytes() -> Data {
-        let d = data
-        if let fileHash, case .file(let file) = storage, !d.isEmpty, d.count == file.identity.size { fileHash.offer(d) }
+        guard let fileHash, case .file(let file) = storage else { return data }
+        guard let opened = file.open() else { return Data() }
+        // The stamp the bytes were read under, when nothing changed the file while they were.
+        let before = FileHashMemo.Stamp(descriptor: opened.descriptor)
+        guard let d = opened.readAll(), d.count == file.identity.size else { return Data() }
+        let stamp = before.flatMap { $0 == FileHashMemo.Stamp(descriptor: opened.descriptor) ? $0 : nil }
+        if !d.isEmpty { fileHash.offer(d, stamp: stamp) }
         return d
     }
 
@@ -132,12 +138,14 @@ public final class ImageAsset: Sendable {
 /// The id of an image file hashed when first needed, by whichever thread comes first.
 private final class FileHash: @unchecked Sendable {
     private let file: CheckedFile
+    private let memo: FileHashMemo?
     private let condition = NSCondition()
     private var claimed = false
     private var hex: String?
 
-    init(file: CheckedFile) {
+    init(file: CheckedFile, memo: FileHashMemo?) {
         self.file = file
+        self.memo = memo
     }
 
     var value: String {
@@ -156,14 +164,17 @@ private final class FileHash: @unchecked Sendable {
         return hex!
     }
 
-    /// The file's bytes as read elsewhere: hashed here when no one has claimed the file yet.
-    func offer(_ bytes: Data) {
+    /// The file's bytes as read elsewhere (under `stamp`, when the file kept one throughout):
+    /// hashed here when no one has claimed the file yet.
+    func offer(_ bytes: Data, stamp: FileHashMemo.Stamp?) {
         let mine = condition.withLock { () -> Bool in
             if claimed { return false }
             claimed = true
             return true
         }
-        if mine { _ = publish(ContentHash.hex(bytes)) }
+        guard mine else { return }
+        let digest = publish(ContentHash.hex(bytes))
+        if let memo, let stamp { memo.remember(digest, for: stamp) }
     }
 
     func computeIfUnclaimed() {
@@ -185,12 +196,17 @@ private final class FileHash: @unchecked Sendable {
 
     /// The file's XXH3-128. A file that has been replaced or changed size since it was probed
     /// gets an id no content has: the export then reports it as changed when it reads it again.
+    /// A file whose stamp `memo` holds is not read at all.
     private func compute() -> String {
         guard let opened = file.open() else { return "unreadable:" + ContentHash.hex(file.path) }
+        let stamp = memo == nil ? nil : FileHashMemo.Stamp(descriptor: opened.descriptor)
+        if let memo, let stamp, stamp.size == file.identity.size, let known = memo.hash(for: stamp) { return known }
         let hash = ContentHash()
         let total = hash.update(descriptor: opened.descriptor)
         let digest = hash.finish()
-        return total == file.identity.size ? digest : "changed:\(total):" + digest
+        guard total == file.identity.size else { return "changed:\(total):" + digest }
+        if let memo, let stamp, stamp == FileHashMemo.Stamp(descriptor: opened.descriptor) { memo.remember(digest, for: stamp) }
+        return digest
     }
 }
 

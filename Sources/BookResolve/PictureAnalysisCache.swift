@@ -14,7 +14,12 @@ public struct PictureAnalysisCache: Sendable {
 
     public init(folder: URL = UserCache.folder("pictures")) {
         self.folder = folder
+        hashes = FileHashMemo(folder: folder.appendingPathComponent("stamps", isDirectory: true))
     }
+
+    /// The hashes of the picture files analysed, remembered by their `stat` (see `FileHashMemo`),
+    /// kept and cleared with the analyses they lead to.
+    public var hashes: FileHashMemo
 
     /// Raised when the entries' layout changes.
     static let format = 2

@@ -75,7 +75,7 @@ public struct Resolver {
         if let profile { margins = margins.respecting(profile) }
 
         var findings: [Finding] = []
-        let locator = AssetLocator(folder: folder, maxImagePixels: options.maxImagePixels)
+        let locator = AssetLocator(folder: folder, maxImagePixels: options.maxImagePixels, hashMemo: options.analysisCache?.hashes)
 
         func slot(_ ref: ImageRef?, jsonPath: String, sourcePage: Int?, wantsPicture: Bool, scene: String?) throws -> ImageSlot {
             guard let ref else {
@@ -213,6 +213,9 @@ public struct Resolver {
         for asset in ([cover.image.asset] + pages.map(\.image.asset)).compactMap({ $0 }) where asset.info.format == .jpeg {
             let known: PictureAnalysis? = analyses[asset.id] ?? options.analysisCache?.read(asset.id)
             if known?.decodes == true { decoded.insert(asset.id) }
+        }
+        if options.threads > 1 {
+            Thumbnail.labAhead(([cover.subject] + pages.map(\.subject)).compactMap { $0?.thumbnail })
         }
         var resolved = ResolvedBook(book: book, folder: folder, themeName: themeName, tokens: tokens, trim: trim,
                                     margins: margins, profile: profile, language: language, cover: cover,

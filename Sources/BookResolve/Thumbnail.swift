@@ -26,6 +26,14 @@ public struct Thumbnail: Sendable, Equatable {
     /// converting them again for every try was most of placing them.
     public var lab: [CIELab] { labCells.cells(of: self) }
 
+    /// Works out `lab` of each of `thumbnails` on a thread of its own, in order, while the caller
+    /// goes on: layout, which asks for them page by page, runs on one core and leaves the other
+    /// idle. A thumbnail layout reaches first is worked out there, once (the other waits for it).
+    public static func labAhead(_ thumbnails: [Thumbnail]) {
+        guard !thumbnails.isEmpty else { return }
+        Thread.detachNewThread { for t in thumbnails { _ = t.lab } }
+    }
+
     /// The cells on the longer side.
     public static let longSide = 64
     /// The fewest cells on the shorter side, up to twice `longSide` on the longer: a figure in a
