@@ -1,5 +1,6 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
+#include <cairo-ft.h>
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
 #include <pango/pangofc-font.h>

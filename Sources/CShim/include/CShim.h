@@ -14,4 +14,5 @@
 #include "shim_json_text.h"
 #include "shim_interrupt.h"
 #include "shim_cmyk.h"
+#include "shim_hold_faces.h"
 #endif
