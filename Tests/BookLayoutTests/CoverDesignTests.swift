@@ -156,6 +156,7 @@ import BookRenderKit
                     let json = """
                         {"schema": 1, "kind": "storybook", "language": "en", "title": "\(title)", "subtitle": "A bedtime story",
                          "author": "June Harrow", "theme": "\(theme)", \(format) \(cover)
+                         "characters": {"main": {"name": "Pip"}},
                          "pages": [{"type": "illustration", \(page) "text": "The end of the day."}]}
                         """
                     let file = folder.appendingPathComponent("book.json")
@@ -166,9 +167,11 @@ import BookRenderKit
                     let share = try Self.capShare(cover_, height: tree.trim.height)
                     let plate = Self.plateShare(cover_, trim: tree.trim)
                     if share < 0.0799 {
-                        // Twelve words at 8 % take more than the room between the rules on a
-                        // typographic cover, or leave a picture less than a quarter of the cover.
-                        #expect(title.count > 40 && share >= 0.055 && (picture == nil || Self.titleMadeRoom(plate)),
+                        // Twelve words at 8 % take more than a portrait typographic cover's text
+                        // area (on a square or landscape one the hero's line and the rules' room
+                        // make way for them), or leave a picture less than a quarter of the cover.
+                        let portrait = tree.trim.height > tree.trim.width * 1.01
+                        #expect(title.count > 40 && share >= 0.055 && (picture == nil ? portrait : Self.titleMadeRoom(plate)),
                                 "\(at): capitals \(share * 100) % of the cover beside a picture \(plate * 100) % of it")
                     }
                     for art in cover_.art {

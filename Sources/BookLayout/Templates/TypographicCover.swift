@@ -48,35 +48,43 @@ struct TypographicCover {
             foot -= typo.subtitle.size * 1.5
         }
 
-        // The head: the hero's name as a small line above the rules when the title does not
-        // already say it.
-        let hero = heroName
-        let kicker = hero.flatMap {
-            cover.title.localizedCaseInsensitiveContains($0) ? nil : authorLayout($0, role: typo.subtitle, width: area.width, scale: 0.8)
-        }
-        let ruleGap = typo.title.size * 0.55
-        let kickerHeight = kicker.map { $0.height + ruleGap } ?? 0
-        let ornament = ruleGap * 2 + 4
-        let above = kickerHeight + ornament
-
         let subtitle = cover.subtitle.flatMap { $0.isEmpty ? nil : $0 }.map {
             ctx.setTitle($0, role: typo.subtitle, width: area.width * 0.85, alignment: .center)
         }
+        // The head: the hero's name as a small line above the rules when the title does not
+        // already say it. A title too long for its size between the rules and that line first
+        // takes their room: the name is left off and the rules drawn closer, as a jacket lettered
+        // edge to edge has no room for ornament.
+        let hero = heroName
+        var kicker = hero.flatMap {
+            cover.title.localizedCaseInsensitiveContains($0) ? nil : authorLayout($0, role: typo.subtitle, width: area.width, scale: 0.8)
+        }
+        var ruleGap = typo.title.size * 0.55
+        var ornament: Double { ruleGap * 2 + 4 }
+        var above: Double { (kicker.map { $0.height + ruleGap } ?? 0) + ornament }
+        var room: Double { foot - area.y - above - ornament - (subtitle?.height ?? 0) }
+
         // A picture book's title as large as on a picture cover, where the room allows: it may
         // take all the room between the rules, but not go under a picture cover's least size.
         let scale = fullBleed ? max(Self.titleEnlargement, FullBleedTitle.titleScale(ctx, width: area.width)) : Self.titleEnlargement
         let themeSmallest = (typo.title.minSize ?? typo.title.size) / typo.title.size
-        let room = foot - area.y - above - ornament - (subtitle?.height ?? 0)
         var title: TextLayout
         if fullBleed {
             let least = min(scale, max(themeSmallest, FullBleedTitle.titleScale(ctx, width: area.width, share: FullBleedTitle.leastCapShare)))
             // The foot keeps a line and a half above the author's name; half a line is enough.
-            let titleRoom = room + typo.subtitle.size
-            title = ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: titleRoom, scale: scale,
-                                 smallestScale: least, alignment: .center)
+            func set(down to: Double, within extra: Double) -> TextLayout {
+                ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: room + extra, scale: scale,
+                             smallestScale: to, alignment: .center)
+            }
+            title = set(down: least, within: typo.subtitle.size)
+            if title.height > room + typo.subtitle.size {
+                kicker = nil
+                ruleGap = typo.title.size * 0.2
+                title = set(down: least, within: typo.subtitle.size)
+            }
             // A title too long for the room even at a picture cover's least size goes smaller,
             // down to the theme's own least, rather than into the author's name.
-            if title.height > titleRoom {
+            if title.height > room + typo.subtitle.size {
                 title = ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: room, scale: least,
                                      smallestScale: themeSmallest, alignment: .center)
             }
