@@ -120,6 +120,8 @@ public final class FontLibrary: @unchecked Sendable {
             }
         }
         LibraryCache.shared.makeCurrentOnce(config)
+        // Before anything can lay out with them: see the shim.
+        _ = shim_hold_faces(config)
 
         self.manifest = manifest
         self.manifestURL = manifestURL

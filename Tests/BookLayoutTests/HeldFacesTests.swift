@@ -5,8 +5,9 @@ import BookTestSupport
 import CGraphics
 
 /// cairo 1.16 keeps ten FreeType faces open and closes an unlocked one to open another, without
-/// taking its lock, which crashed a thread about to draw with it: a face layout has drawn with
-/// stays open however many others are opened after it.
+/// taking its lock, which crashed a thread about to draw with it: every face of the font set is
+/// held open from the start, so the one a layout draws with stays open however many are opened
+/// after it.
 @Suite struct HeldFacesTests {
     @Test func aFaceLayoutHasUsedIsNotClosedToOpenOthers() throws {
         let typesetter = try TestFonts.typesetter()
