@@ -11,6 +11,13 @@ import BookResolve
 /// locks its own caches. Everything Pango builds on top of it (font maps, contexts, layouts) is
 /// per thread; see `Typesetter`.
 public final class FontLibrary: @unchecked Sendable {
+    /// Whether a font set opens and holds every face it has as it is made (see `shim_hold_faces`):
+    /// what a process that lays out many books, themes or scripts at once needs, as cairo 1.16
+    /// closes faces in use once more than ten are open. A process of one book may turn it off before
+    /// it loads a font set (the faces it uses are then held from their first run of glyphs) and
+    /// save opening them all.
+    nonisolated(unsafe) public static var holdsEveryFace = true
+
     public let manifest: FontManifest
     public let manifestURL: URL
     public let extraDirectories: [URL]
@@ -121,7 +128,7 @@ public final class FontLibrary: @unchecked Sendable {
         }
         LibraryCache.shared.makeCurrentOnce(config)
         // Before anything can lay out with them: see the shim.
-        _ = shim_hold_faces(config)
+        if Self.holdsEveryFace { _ = shim_hold_faces(config) }
 
         self.manifest = manifest
         self.manifestURL = manifestURL

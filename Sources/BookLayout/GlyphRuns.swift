@@ -80,6 +80,8 @@ enum GlyphRuns {
             if font == pango, let scaled { return (scaled, colorGlyphs) }
             guard let pointer = shim_scaled_font(font), cairo_scaled_font_status(pointer) == CAIRO_STATUS_SUCCESS else { return nil }
             pango = font
+            // Held open from its first use here on, where not all faces are (see `FontLibrary.holdsEveryFace`).
+            if !FontLibrary.holdsEveryFace { shim_hold_face_of(font) }
             scaled = SharedScaledFont(retaining: pointer)
             colorGlyphs = hasColorGlyphs(font)
             if let name = shim_font_file(font) {

@@ -38,6 +38,12 @@ struct Bookrender: ParsableCommand {
             setenv(PlainCairoContent.cairoVariable, "1", 1)
         }
         ShapingCacheHook.pieceIsCut = shape_cache_piece_is_cut
+        // A command of one book uses a few faces: they are held as layout meets them, not all
+        // opened up front (FontLibrary.holdsEveryFace). The service, a batch and the theme sheets
+        // lay out many books and themes at once.
+        if let command = CommandLine.arguments.dropFirst().first, !["serve", "batch", "themes"].contains(command) {
+            FontLibrary.holdsEveryFace = false
+        }
         Interruption.install()
         refuseUnknownCommand()
         // A root `--json` would be taken by the parser for every command's own.

@@ -1,6 +1,7 @@
 #ifndef BOOKRENDER_SHIM_HOLD_FACES_H
 #define BOOKRENDER_SHIM_HOLD_FACES_H
 #include <fontconfig/fontconfig.h>
+#include <pango/pango.h>
 
 /* cairo 1.16's FreeType backend keeps at most ten faces open; to open an eleventh it closes one it
    finds unlocked (`_cairo_ft_unscaled_font_lock_face`), reading that face's lock count without
@@ -16,5 +17,11 @@
    with. Called as a font set is made, before anything can lay out with it. Returns how many faces
    the process holds. Thread-safe. */
 int shim_hold_faces(FcConfig *config);
+
+/* The same for the one face of `font` (a Pango fontconfig font), once per file and index: for a
+   process that does not hold every face up front (one book, a few faces), from the first time
+   layout takes a run of glyphs in it. Until then the face can still be closed under another
+   thread. A face held already costs a hash lookup. */
+void shim_hold_face_of(PangoFont *font);
 
 #endif
