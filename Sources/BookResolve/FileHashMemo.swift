@@ -27,18 +27,19 @@ public struct FileHashMemo: Sendable {
 
     /// What `stat` says of an open file, as a memo key; nil when it cannot be asked.
     public struct Stamp: Sendable, Equatable {
-        let device: UInt64, inode: UInt64, size: Int
+        /// Which file it is and its size, as `CheckedFile` knows a file.
+        let identity: FileIdentity
         let modified: timespec, changed: timespec
 
         public init?(descriptor fd: Int32) {
             var s = stat()
             guard fstat(fd, &s) == 0 else { return nil }
-            device = UInt64(s.st_dev); inode = UInt64(s.st_ino); size = Int(s.st_size)
+            identity = FileIdentity(s)
             modified = s.st_mtim; changed = s.st_ctim
         }
 
         var key: String {
-            "\(device) \(inode) \(size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec)"
+            "\(identity.device) \(identity.inode) \(identity.size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec)"
         }
 
         /// Whether both times lie at least `seconds` before `now`.

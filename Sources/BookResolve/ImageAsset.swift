@@ -200,7 +200,7 @@ private final class FileHash: @unchecked Sendable {
     private func compute() -> String {
         guard let opened = file.open() else { return "unreadable:" + ContentHash.hex(file.path) }
         let stamp = memo == nil ? nil : FileHashMemo.Stamp(descriptor: opened.descriptor)
-        if let memo, let stamp, stamp.size == file.identity.size, let known = memo.hash(for: stamp) { return known }
+        if let memo, let stamp, stamp.identity == file.identity, let known = memo.hash(for: stamp) { return known }
         let hash = ContentHash()
         let total = hash.update(descriptor: opened.descriptor)
         let digest = hash.finish()

@@ -72,19 +72,20 @@ struct TypographicCover {
         if fullBleed {
             let least = min(scale, max(themeSmallest, FullBleedTitle.titleScale(ctx, width: area.width, share: FullBleedTitle.leastCapShare)))
             // The foot keeps a line and a half above the author's name; half a line is enough.
-            func set(down to: Double, within extra: Double) -> TextLayout {
-                ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: room + extra, scale: scale,
-                             smallestScale: to, alignment: .center)
+            var titleRoom: Double { room + typo.subtitle.size }
+            func setDownToLeast() -> TextLayout {
+                ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: titleRoom, scale: scale,
+                             smallestScale: least, alignment: .center)
             }
-            title = set(down: least, within: typo.subtitle.size)
-            if title.height > room + typo.subtitle.size {
+            title = setDownToLeast()
+            if title.height > titleRoom {
                 kicker = nil
                 ruleGap = typo.title.size * 0.2
-                title = set(down: least, within: typo.subtitle.size)
+                title = setDownToLeast()
             }
             // A title too long for the room even at a picture cover's least size goes smaller,
             // down to the theme's own least, rather than into the author's name.
-            if title.height > room + typo.subtitle.size {
+            if title.height > titleRoom {
                 title = ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: room, scale: least,
                                      smallestScale: themeSmallest, alignment: .center)
             }
