@@ -68,7 +68,30 @@ final class LayoutContext {
         return pages.count - 1
     }
 
-    func append(_ item: PageItem, to index: Int) { pages[index].items.append(item) }
+    func append(_ item: PageItem, to index: Int) {
+        if case .text(let box) = item { noteWordsPastTheEdge(box, on: index) }
+        pages[index].items.append(item)
+    }
+
+    /// Pages already told they lose words past their bottom edge, so each is named once.
+    private var pagesLosingWords: Set<Int> = []
+
+    /// Words set so low that whole lines start below the page (a title of hundreds of words on a
+    /// chapter page or a cover) are not printed; the user hears which page and entry lost them
+    /// instead of finding a title cut off in print.
+    private func noteWordsPastTheEdge(_ box: TextBox, on index: Int) {
+        guard box.frame.y + box.frame.height > height, !box.turnedClockwise, box.isBookText,
+              !pagesLosingWords.contains(index) else { return }
+        let lost = box.lines.filter { box.frame.y + box.layout.lines[$0].top - box.layoutTop >= height }
+        guard let first = lost.first else { return }
+        pagesLosingWords.insert(index)
+        let page = pages[index]
+        let entry = page.role == .cover ? "$.cover" : page.sourcePage.map { "$.pages[\($0)]" } ?? "the page's text"
+        let shown = first - box.lines.lowerBound
+        findings.append(Finding(.warning, .other, sourcePage: page.sourcePage, physicalPages: [page.number],
+                                "\(entry): words run past the bottom of the page: \(lost.count) of \(box.lines.count) lines, "
+                                + "from \"\(box.layout.lines[first].text.prefix(40))…\", are not printed (\(shown) are); shorten them"))
+    }
 
     /// Pads with a blank page so the next page lands on `side`, and says so in the report and on the
     /// blank page itself; `why` finishes "blank page inserted …".
