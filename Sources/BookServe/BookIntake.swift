@@ -86,9 +86,11 @@ struct BookIntake {
             throw APIError(400, "invalidJSON", "$.book is \(book.kind.described); it holds the book (book.json or an app's file) as a JSON object")
         }
         var options: ServeJobOptions?
-        if let o = shape.member("options"), o.kind != .null {
+        if let o = shape.member("options") {
+            // null is refused like any other non-object: an app that meant options and sent null
+            // (a serializer's unset value) hears so instead of getting a plain book.
             guard o.kind == .object else {
-                throw APIError(400, "invalidOption", "$.options is \(o.kind.described); it is an object of job options, such as {\"theme\": \"memoir\"}")
+                throw APIError(400, "invalidOption", "$.options is \(o.kind.described); it is an object of job options, such as {\"theme\": \"memoir\"}, or left out for none")
             }
             guard o.end - o.start <= Self.maxOptionsBytes else {
                 throw APIError(400, "invalidOption", "$.options is larger than \(Self.maxOptionsBytes / 1024) KiB; it holds a handful of job options")

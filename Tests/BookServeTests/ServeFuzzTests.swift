@@ -14,14 +14,9 @@ import BookTestSupport
         for options: Any in [NSNull(), "memoir", 3, true, [1, 2], ["theme": ["nested"]], ["dpi": "high"], ["maxImages": 2.5]] {
             let body = try json(["book": tinyBook(), "options": options])
             let reply = try await server.call(.POST, "/v1/jobs?png=false", body: body, type: "application/json")
-            if options is NSNull {
-                // No options: the book alone.
-                #expect(reply.status == 202, "\(reply.errorMessage)")
-                if let id = reply.json["id"] as? String { _ = try await server.call(.DELETE, "/v1/jobs/\(id)") }
-            } else {
-                #expect(reply.status == 400 && reply.errorCode == "invalidOption" && reply.errorMessage.contains("$.options"),
-                        "\(options): \(reply.status) \(reply.errorMessage)")
-            }
+            #expect(reply.status == 400 && reply.errorCode == "invalidOption" && reply.errorMessage.contains("$.options"),
+                    "\(options): \(reply.status) \(reply.errorMessage)")
+            if let id = reply.json["id"] as? String { _ = try await server.call(.DELETE, "/v1/jobs/\(id)") }
             guard await alive(server) else {
                 Issue.record("the service stopped after options \(options)")
                 return
