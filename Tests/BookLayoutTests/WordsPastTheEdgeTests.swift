@@ -9,12 +9,12 @@ import BookRenderKit
 /// and which entry lost words, and a title that fits is not named.
 @Suite struct WordsPastTheEdgeTests {
     func title(words: Int) -> String {
-        sampleProse(paragraphs: 40).split(separator: " ").prefix(words).joined(separator: " ")
+        sampleProse(paragraphs: 160).split(separator: " ").prefix(words).joined(separator: " ")
     }
 
     @Test func aChapterTitleLongerThanItsPageIsNamedWithTheLinesItLoses() throws {
         let book = Book(kind: .memoir, title: "T", theme: "memoir", pages: [
-            Page(ChapterPage(title: title(words: 600))),
+            Page(ChapterPage(title: title(words: 2_000))),
             Page(TextPage(text: sampleProse(paragraphs: 2))),
         ])
         let tree = try TestBooks.document(book).layout()

@@ -204,4 +204,21 @@ import BookRenderKit
         #expect(check.status == 0, "\(check.stderr.prefix(500))")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("partial") } == [])
     }
+
+    /// The body sizes at the top of the documented range (4–144 pt) set a book whose every page the
+    /// PDF holds: a page's glyph runs at that size once left cairo in error and ended the file early.
+    @Test(arguments: [143, 144]) func theLargestBodySizesExportEveryPage(size: Int) throws {
+        let dir = try temporaryDirectory("body-\(size)")
+        let text = sampleProse(paragraphs: 6).replacingOccurrences(of: "\n", with: "\\n")
+        let book = #"{"schema": 1, "kind": "memoir", "title": "Large", "language": "en-US", "tokens": {"typography": {"body": {"size": \#(size)}}}, "pages": [{"type": "text", "text": "\#(text)"}, {"type": "text", "text": "עברית גדולה מאוד"}]}"#
+        try Data(book.utf8).write(to: dir.appendingPathComponent("book.json"))
+        let pdf = dir.appendingPathComponent("large.pdf")
+        let r = try bookrender(["export", dir.appendingPathComponent("book.json").path, "-o", pdf.path, "--json"])
+        #expect(r.status == 0, "\(r.stderr.suffix(500))")
+        let result = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let planned = try #require(result?["pageCount"] as? Int, "\(r.stdout.prefix(300))")
+        #expect(planned > 20, "a 144 pt body holds a few words a page")
+        #expect(Int(try PDFReaders.info(pdf)["Pages"] ?? "") == planned)
+        #expect(try run("qpdf", ["--check", pdf.path]).status == 0)
+    }
 }

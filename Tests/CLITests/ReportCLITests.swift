@@ -153,7 +153,7 @@ import BookRenderKit
 
     /// `import` checks the book as `export` does: an app file whose pictures or texts export would
     /// refuse is refused (65, naming the place) and no book is written.
-    @Test(arguments: ["svg", "garbage", "hugeText"])
+    @Test(arguments: ["svg", "garbage", "hugePNG", "hugeText"])
     func importRefusesWhatExportWouldRefuse(_ which: String) throws {
         let dir = try temporaryDirectory("import-check")
         var story = try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.samples.appendingPathComponent("apps/roger/story.json"))) as! [String: Any]
@@ -163,6 +163,14 @@ import BookRenderKit
             pages[1]["imageData"] = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>"#.utf8).base64EncodedString()
         case "garbage":
             pages[1]["imageData"] = Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).base64EncodedString()
+        case "hugePNG":
+            // A header that says 30,000 × 30,000 (900 megapixels) over a few bytes of pixels.
+            var png = [UInt8](TestImages.tinyPNG())
+            let side: [UInt8] = [0, 0, 0x75, 0x30]
+            png.replaceSubrange(16..<24, with: side + side)
+            let crc = TestImages.crc32(Array(png[12..<29]))
+            png.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 255), UInt8(crc >> 8 & 255), UInt8(crc & 255)])
+            pages[1]["imageData"] = Data(png).base64EncodedString()
         default:
             pages[1]["text"] = String(repeating: "word ", count: 400_000)
         }
