@@ -42,9 +42,17 @@ public struct LuluOrdering: Sendable {
               "a validation of the cover PDF", repeatable: true)
     }
 
-    static func findPrintJob(_ externalID: String) -> LuluCall {
-        .get("/print-jobs/", query: [("search", externalID), ("exclude_line_items", "true")], "the print jobs with external_id \(externalID)")
+    static func findPrintJob(_ externalID: String, page: Int = 1) -> LuluCall {
+        .get("/print-jobs/", query: [("search", externalID), ("exclude_line_items", "true"), ("page", String(page)),
+                                     ("page_size", String(lookUpPageSize))],
+             "the print jobs with external_id \(externalID)" + (page > 1 ? " (page \(page))" : ""))
     }
+
+    /// Print jobs asked for a page at a time; Lulu may send fewer.
+    static let lookUpPageSize = 100
+    /// Pages read before the look-up gives up: a reference matched by more jobs than this is
+    /// too short to find an order by, and guessing could order twice.
+    static let lookUpPageLimit = 50
 
     static func createPrintJob(_ plan: OrderPlan, externalID: String, interior: URL, cover: URL, contactEmail: String) -> LuluCall {
         let item = LuluWire.PrintJobLineItem(
@@ -144,9 +152,17 @@ public struct LuluOrdering: Sendable {
     }
 
     /// The print job with this reference, if Lulu has one.
+    /// The print job with exactly this reference. Lulu's `search` matches parts of several fields
+    /// and pages its answer, so every page is read until the job is found or the list ends: a
+    /// match on a later page missed would place the order a second time.
     public func findPrintJob(externalID: String) async throws(OrderError) -> Int? {
-        let list = try await client.request(Self.findPrintJob(externalID), as: LuluWire.PrintJobList.self)
-        return list.results.first { $0.external_id == externalID }?.id
+        for page in 1...Self.lookUpPageLimit {
+            let list = try await client.request(Self.findPrintJob(externalID, page: page), as: LuluWire.PrintJobList.self)
+            if let job = list.results.first(where: { $0.external_id == externalID }) { return job.id }
+            if list.next == nil || list.results.isEmpty { return nil }
+        }
+        throw OrderError(.rejected, "more than \(Self.lookUpPageLimit * Self.lookUpPageSize) of Lulu's print jobs match the reference "
+                         + "\(externalID), too many to tell whether this order was placed before; give a longer, unique --external-id")
     }
 
     public struct Placed: Sendable {

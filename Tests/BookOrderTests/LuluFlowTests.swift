@@ -140,6 +140,23 @@ import BookTestSupport
         #expect(second == ["GET /print-jobs/", "GET /print-jobs/1001/"], "no validation, no price, no create: \(second)")
     }
 
+    /// Lulu's search matches parts of fields and pages its answer, newest first: the order placed
+    /// earlier sits on a later page behind newer jobs whose references contain its own, and is
+    /// still found, so nothing is ordered twice.
+    @Test func anOrderOnALaterPageOfTheSearchIsFoundAndNotPlacedAgain() async throws {
+        let s = try await setup()
+        _ = try await submit(s, reference: "1001")
+        try s.mock.seed(externalIDs: (0..<25).map { "shop-\($0)-1001" })
+        let before = try apiRequests(s).count
+        let again = try await submit(s, reference: "1001")
+        #expect(again.reused && again.record.printJobId == 1001)
+        #expect(try s.mock.printJobs().count == 26, "nothing new placed")
+        let second = try apiRequests(s).dropFirst(before)
+        #expect(second.filter { $0.path == "/print-jobs/" && $0.method == "GET" }.map { $0.query["page"] ?? [] } == [["1"], ["2"], ["3"]],
+                "the look-up read on to the page with the order")
+        #expect(!second.contains { $0.method == "POST" })
+    }
+
     @Test func aValidationErrorNamesTheFileAndTheProblemAndNothingIsOrdered() async throws {
         let s = try await setup()
         try s.mock.script(["interior_errors": ["Fonts are not embedded."]])

@@ -147,7 +147,7 @@ import BookTestSupport
         let r = try o.bookrender(["order", "submit"] + o.common + o.urls + ["--dry-run", "--external-id", "shop-4711"], environment: env)
         #expect(r.status == 0, "\(r.stderr)")
         for line in ["POST \(o.mock.baseURL)/auth/realms/glasstree/protocol/openid-connect/token",
-                     "GET \(o.mock.baseURL)/print-jobs/?search=shop-4711&exclude_line_items=true",
+                     "GET \(o.mock.baseURL)/print-jobs/?search=shop-4711&exclude_line_items=true&page=1&page_size=100",
                      "POST \(o.mock.baseURL)/validate-cover/", "POST \(o.mock.baseURL)/print-jobs/",
                      #""external_id":"shop-4711""#, #""pod_package_id":"0600X0900FCSTDPB080CW444MXX""#, "Authorization: Bearer [the token]"] {
             #expect(r.stdout.contains(line), "\(line) in\n\(r.stdout)")

@@ -73,6 +73,9 @@ public final class LuluMock: @unchecked Sendable {
     public func script(_ control: [String: Any]) throws { try post("/__mock__/control", control) }
 
     /// Its print jobs, the files it downloaded ({url, kind, status}) and its validations.
+    /// Print jobs someone else placed, with these references.
+    public func seed(externalIDs: [String]) throws { _ = try post("/__mock__/seed", ["external_ids": externalIDs]) }
+
     public func state() throws -> [String: Any] { try post("/__mock__/state", [:]) }
 
     public func printJobs() throws -> [[String: Any]] { try state()["jobs"] as? [[String: Any]] ?? [] }

@@ -501,7 +501,23 @@ class Handler(BaseHTTPRequestHandler):
             jobs = [j for j in jobs if search in " ".join(str(x) for x in (j["id"], j.get("external_id") or "", j.get("order_id") or "", j["status"]["name"]))]
         if (q.get("exclude_line_items") or ["false"])[0] in ("true", "1", "yes"):
             jobs = [{k: v for k, v in j.items() if k != "line_items"} for j in jobs]
-        return 200, {"count": len(jobs), "next": None, "previous": None, "results": jobs}
+        # Paged as Django REST framework pages a list: newest first, page_size capped by the
+        # server, an out-of-range page a 404.
+        jobs.sort(key=lambda j: -j["id"])
+        try:
+            page = int((q.get("page") or ["1"])[0])
+            size = min(int((q.get("page_size") or [str(control.get("page_size", 10))])[0]), control.get("max_page_size", 10))
+        except ValueError:
+            return 404, {"detail": "Invalid page."}
+        if page < 1 or size < 1 or (page - 1) * size >= max(len(jobs), 1):
+            return 404, {"detail": "Invalid page."}
+        def link(n):
+            query = dict((k, v[0]) for k, v in q.items())
+            query.update({"page": str(n), "page_size": str(size)})
+            return "http://%s%s?%s" % (self.headers.get("Host", "127.0.0.1"), url.path, urllib.parse.urlencode(query))
+        more = page * size < len(jobs)
+        return 200, {"count": len(jobs), "next": link(page + 1) if more else None, "previous": link(page - 1) if page > 1 else None,
+                     "results": jobs[(page - 1) * size:page * size]}
 
     def read_job(self, body, url, jid):
         with lock:
@@ -530,6 +546,15 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 control.clear()
                 control.update(body)
+            return self.reply(200, {"ok": True})
+        if path == "/__mock__/seed":
+            # Print jobs placed by someone else, with the given external ids.
+            with lock:
+                for external in body["external_ids"]:
+                    jid = state["next_job"]
+                    state["next_job"] += 1
+                    state["jobs"][jid] = {"id": jid, "external_id": external, "order_id": None, "date_created": now(),
+                                          "status": {"name": "CREATED", "message": "", "changed": now()}}
             return self.reply(200, {"ok": True})
         if path == "/__mock__/state":
             with lock:
