@@ -21,9 +21,7 @@ enum AppFileCheck {
             p.arguments = arguments
         }
         try? FileManager.default.createDirectory(at: job.scratch, withIntermediateDirectories: true)
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = job.scratch.path
-        p.environment = environment
+        p.environment = ChildEnvironment.make(scratch: job.scratch)
         p.standardInput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         guard FileManager.default.createFile(atPath: output.path, contents: nil), let handle = try? FileHandle(forWritingTo: output) else {

@@ -31,6 +31,7 @@ enum CoverChild {
                 p.standardOutput = out
                 p.standardError = FileHandle.nullDevice
                 p.standardInput = FileHandle.nullDevice
+                p.environment = ChildEnvironment.make(scratch: nil)
                 try p.run()
                 let pid = p.processIdentifier
                 DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { if p.isRunning { kill(pid, SIGKILL) } }

@@ -117,9 +117,7 @@ actor JobScheduler {
         // The export's scratch goes in the job's folder: it leaves with the job, and what a killed
         // export leaves there is found and removed when the service starts again.
         try? FileManager.default.createDirectory(at: folder.scratch, withIntermediateDirectories: true)
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = folder.scratch.path
-        runner.environment = environment
+        runner.environment = ChildEnvironment.make(scratch: folder.scratch)
         return runner
     }
 
