@@ -64,13 +64,14 @@ import BookTestSupport
         #expect(readyKeys(journal).count == 8)
     }
 
-    /// A first Ctrl-C while calls are under way: no new call starts, the calls the provider is
-    /// finishing (and billing) are waited for and kept, the summary is given, and the run ends by
-    /// the signal; the run that resumes does not ask for those pictures again.
-    @Test func anInterruptedRunKeepsTheCallsInFlight() throws {
+    /// A first Ctrl-C (or a first SIGTERM, as a scheduler or `kill` sends) while calls are under
+    /// way: no new call starts, the calls the provider is finishing (and billing) are waited for
+    /// and kept, the summary is given, and the run ends by the signal; the run that resumes does
+    /// not ask for those pictures again.
+    @Test(arguments: [SIGINT, SIGTERM]) func anInterruptedRunKeepsTheCallsInFlight(signal: Int32) throws {
         // The cover and page 1 are answered; pages 2 to 4 are held until the test lets them go.
         let server = try ProviderServer(["hold_after": 2])
-        let dir = try temporaryDirectory("interrupt")
+        let dir = try temporaryDirectory("interrupt-\(signal)")
         let url = try makeBook(pages: 6, in: dir)
         let journal = dir.appendingPathComponent("book.illustrate.json")
         let events = dir.appendingPathComponent("events.jsonl")
@@ -96,12 +97,12 @@ import BookTestSupport
         while generating() != ["p02", "p03", "p04"], Date() < deadline, p.isRunning { usleep(20_000) }
         #expect(generating() == ["p02", "p03", "p04"], "\(lines.text)")
 
-        kill(p.processIdentifier, SIGINT)
+        kill(p.processIdentifier, signal)
         deadline = Date().addingTimeInterval(60)
         while !lines.text.contains("interrupt again to stop at once"), Date() < deadline, p.isRunning { usleep(20_000) }
         try server.script([:])
         p.waitUntilExit()
-        #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGINT,
+        #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == signal,
                 "ended by \(p.terminationReason == .uncaughtSignal ? "signal" : "exit") \(p.terminationStatus)")
         while !reader.isFinished { usleep(10_000) }
         let file = try JSONDecoder().decode(JournalFile.self, from: Data(contentsOf: journal))
@@ -124,6 +125,49 @@ import BookTestSupport
         #expect(r.status == 0, "\(r.stderr)")
         let calls = try server.requests().map { marker($0.prompt) }
         #expect(calls.sorted() == ["01", "02", "03", "04", "05", "06", "cover"], "\(calls)")
+    }
+
+    /// A second signal while the first waits for calls in flight stops the run at once: the held
+    /// calls are not waited for, and what was made before stays in the book and the journal.
+    @Test func aSecondSignalStopsAtOnce() throws {
+        let server = try ProviderServer(["hold_after": 2])
+        defer { try? server.script([:]) }
+        let dir = try temporaryDirectory("interrupt-twice")
+        let url = try makeBook(pages: 6, in: dir)
+        let journal = dir.appendingPathComponent("book.illustrate.json")
+        let p = Process()
+        p.executableURL = try Repository.binary
+        p.arguments = ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL, "--concurrency", "3",
+                       "--cache", dir.appendingPathComponent("cache").path, "--timeout", "120"]
+        p.environment = environment(["OPENAI_API_KEY": testKey])
+        let stderr = Pipe(), lines = Lines()
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = stderr
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        let reader = Thread {
+            while case let data = stderr.fileHandleForReading.availableData, !data.isEmpty { lines.add(String(decoding: data, as: UTF8.self)) }
+        }
+        reader.start()
+        func states() -> [String: JournalEntry.State] {
+            guard let data = try? Data(contentsOf: journal), let file = try? JSONDecoder().decode(JournalFile.self, from: data) else { return [:] }
+            return file.pages.mapValues(\.state)
+        }
+        var deadline = Date().addingTimeInterval(180)
+        while states().values.filter({ $0 == .generating }).count < 3, Date() < deadline, p.isRunning { usleep(20_000) }
+        kill(p.processIdentifier, SIGINT)
+        deadline = Date().addingTimeInterval(60)
+        while !lines.text.contains("interrupt again to stop at once"), Date() < deadline, p.isRunning { usleep(20_000) }
+        #expect(p.isRunning, "the first signal waits for the held calls: \(lines.text)")
+        kill(p.processIdentifier, SIGINT)
+        // The held calls are never answered: only a run that stops at once ends here.
+        deadline = Date().addingTimeInterval(30)
+        while p.isRunning, Date() < deadline { usleep(20_000) }
+        #expect(!p.isRunning, "a second signal ends the run without waiting for the held calls")
+        if p.isRunning { return }
+        #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGINT)
+        #expect(states()["cover"] == .ready && states()["p01"] == .ready, "\(states())")
+        #expect(try loadBook(url).pages.first?.picture?.image != nil, "page 1's picture, made before, stays in the book")
     }
 
     @Test func keyAppearsInNoOutputOrFile() async throws {

@@ -46,6 +46,22 @@ import BookTestSupport
         try await retried(.gemini, [["status": 429, "json": body], ["status": 429, "json": body]], asked: 0.5)
     }
 
+    /// A 200 whose body is the provider's `server_error` is asked again, by every provider, and the
+    /// picture of the second answer is the page's; the provider's message is in the log.
+    @Test(arguments: [ProviderName.openai, .gemini, .openrouter])
+    func aServerErrorInA200IsAskedAgain(_ provider: ProviderName) async throws {
+        let error: [String: Any] = ["status": 200, "json": ["error": ["message": "The engine stalled ERR-200", "type": "server_error"]]]
+        let server = try ProviderServer(["rules": [["contains": "SCENE-02", "responses": [error]]]])
+        let dir = try temporaryDirectory("retry-200")
+        let url = try makeBook(pages: 2, in: dir)
+        let lines = Lines()
+        let summary = try await Illustrator.run(bookAt: url, options: options(provider, server: server, cache: dir.appendingPathComponent("cache"), lines: lines))
+        #expect(summary.failures.isEmpty, "\(lines.text)")
+        #expect(try server.requests().filter { marker($0.prompt) == "02" }.count == 2)
+        #expect(lines.text.contains("The engine stalled ERR-200"), "\(lines.text)")
+        #expect(try loadBook(url).pages[1].picture?.image != nil)
+    }
+
     @Test func serverErrorsBackOffAndGiveUpAfterFiveAttempts() async throws {
         let error: [String: Any] = ["status": 503, "json": ["error": ["code": 503, "message": "The model is overloaded", "status": "UNAVAILABLE"]]]
         let server = try ProviderServer(["rules": [["contains": "SCENE-02", "responses": Array(repeating: error, count: 6)]]])
