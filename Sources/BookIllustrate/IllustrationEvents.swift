@@ -53,12 +53,23 @@ public struct IllustrationEvent: Codable, Sendable, Equatable {
     }
 
     /// Writes each event as it comes, one `write` per line, so a reader at the other end of a pipe
-    /// sees it at once rather than when a buffer fills.
-    public static func jsonLines(to handle: FileHandle) -> @Sendable (IllustrationEvent) -> Void {
+    /// sees it at once rather than when a buffer fills. A write that fails (the reader closed the
+    /// pipe, the disk is full) ends the events, not the run: `whenClosed` is told once, and the
+    /// run's pictures are still kept in the book and the journal.
+    public static func jsonLines(to handle: FileHandle, whenClosed: (@Sendable () -> Void)? = nil) -> @Sendable (IllustrationEvent) -> Void {
         let lock = NSLock()
+        nonisolated(unsafe) var closed = false
         return { event in
-            lock.lock(); defer { lock.unlock() }
-            handle.write(Data((event.jsonLine + "\n").utf8))
+            lock.lock()
+            guard !closed else { lock.unlock(); return }
+            do {
+                try handle.write(contentsOf: Data((event.jsonLine + "\n").utf8))
+                lock.unlock()
+            } catch {
+                closed = true
+                lock.unlock()
+                whenClosed?()
+            }
         }
     }
 }

@@ -41,10 +41,13 @@ struct ZipIntake {
                 _ = try archive.extract(entry) { chunk in
                     total += chunk.count
                     if total > limit { throw Oversize() }
-                    handle.write(chunk)
+                    // FileHandle's plain write traps on a full disk; this one throws.
+                    do { try handle.write(contentsOf: chunk) } catch { throw Unstored() }
                 }
             } catch is Oversize {
                 throw APIError(413, "zipTooLarge", "the zip inflates to more than \(maxBytes) bytes; send smaller images (the service's --max-unpacked-bytes)")
+            } catch is Unstored {
+                throw APIError(507, "storage", "the service could not store the book's files; its disk may be full; try again later")
             } catch {
                 throw APIError(400, "invalidZip", "cannot unpack \(ClientText.clipped(entry.path, to: 200)) from the zip: its data is damaged or compressed in a way zip archives do not use; make the archive again from the book's folder")
             }
@@ -67,3 +70,4 @@ struct ZipIntake {
 }
 
 private struct Oversize: Error {}
+private struct Unstored: Error {}

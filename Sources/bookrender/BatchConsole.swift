@@ -42,7 +42,7 @@ public final class BatchConsole: @unchecked Sendable {
             object["event"] = "summary"
         }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        Console.write(data + Data("\n".utf8), to: STDOUT_FILENO)
     }
 
     private func draw(_ event: BatchEvent) {
@@ -87,5 +87,5 @@ public final class BatchConsole: @unchecked Sendable {
         write("\r\u{1B}[K[\(bar)] \(finished)/\(self.total)  ✓\(counts.done) =\(counts.skipped) ✗\(counts.failed)\(eta)\(current)")
     }
 
-    private func write(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
+    private func write(_ s: String) { Console.write(Data(s.utf8), to: STDERR_FILENO) }
 }

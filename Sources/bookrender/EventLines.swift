@@ -10,6 +10,6 @@ final class EventLines: @unchecked Sendable {
         for (key, value) in fields { if let value { object[key] = value } }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         lock.lock(); defer { lock.unlock() }
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        Console.write(data + Data("\n".utf8), to: STDOUT_FILENO)
     }
 }

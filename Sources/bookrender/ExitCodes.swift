@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Glibc
+import Synchronization
 import BookRenderKit
 
 enum Exit {
@@ -18,10 +20,54 @@ enum Exit {
 
 enum Console {
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        write(Data((line + "\n").utf8), to: STDERR_FILENO)
     }
     static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        write(Data((line + "\n").utf8), to: STDOUT_FILENO)
+    }
+
+    /// Streams no longer written to; whether a reader has gone; who waits to hear it.
+    private static let closed = Mutex<(streams: Set<Int32>, gone: Bool, handlers: [@Sendable () -> Void])>(([], false, []))
+
+    /// Writes all of `data`, or nothing more once the reader has gone. The HTTP client ignores
+    /// SIGPIPE for the whole process, and FileHandle's write traps on EPIPE, so a closed pipe
+    /// (`bookrender illustrate --events | head`) would end a run with paid calls in flight as a
+    /// crash; here it is a closed stream, told once to `whenOutputCloses`.
+    static func write(_ data: Data, to fd: Int32) {
+        if closed.withLock({ $0.streams.contains(fd) }) { return }
+        let failure = data.withUnsafeBytes { raw -> Int32 in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n > 0 { offset += n; continue }
+                if n < 0, errno == EINTR { continue }
+                return n < 0 ? errno : EIO
+            }
+            return 0
+        }
+        if failure == EPIPE { closedOutput(fd) }
+        else if failure != 0 { closed.withLock { _ = $0.streams.insert(fd) } }
+    }
+
+    /// A stream whose reader has gone (or a file of events that cannot be written): nothing more
+    /// is written to it, and the handlers waiting for that are told, once.
+    static func closedOutput(_ fd: Int32 = -1) {
+        let handlers = closed.withLock { state -> [@Sendable () -> Void] in
+            state.streams.insert(fd)
+            state.gone = true
+            defer { state.handlers = [] }
+            return state.handlers
+        }
+        handlers.forEach { $0() }
+    }
+
+    /// `body` runs once, the first time a write to stdout or stderr finds its reader gone.
+    static func whenOutputCloses(_ body: @escaping @Sendable () -> Void) {
+        let already = closed.withLock { state -> Bool in
+            if !state.gone { state.handlers.append(body) }
+            return state.gone
+        }
+        if already { body() }
     }
 
     /// Lines for stdout, or for stderr when stdout carries JSON.

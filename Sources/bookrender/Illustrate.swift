@@ -57,9 +57,9 @@ struct Illustrate: ParsableCommand {
                       let handle = FileHandle(forWritingAtPath: eventsFile) else {
                     throw BookRenderError(.unwritableOutput, "cannot write the events to \(eventsFile); choose a writable path")
                 }
-                sink = IllustrationEvent.jsonLines(to: handle)
+                sink = IllustrationEvent.jsonLines(to: handle, whenClosed: { Console.closedOutput() })
             } else if events {
-                sink = IllustrationEvent.jsonLines(to: .standardOutput)
+                sink = IllustrationEvent.jsonLines(to: .standardOutput, whenClosed: { Console.closedOutput() })
             }
             let summary = try options.fill(book, events: sink, output: Console.printer(toStderr: json))
             try result.emit(IllustrateResult(summary))
@@ -158,6 +158,9 @@ struct IllustrateFlags: ParsableArguments {
             let stop = IllustrationStop()
             opts.stop = stop
             Interruption.finishFirst { stop.request() }
+            // A reader that went away (a closed pipe) stops the run as a first Ctrl-C does: the
+            // calls in flight are paid for, so they are waited for and kept.
+            Console.whenOutputCloses { stop.request() }
         }
         defer { if !dryRun { Interruption.install() } }
         return try Illustration.run(bookAt: URL(fileURLWithPath: book), options: opts)

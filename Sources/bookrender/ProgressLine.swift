@@ -24,8 +24,8 @@ final class ProgressLine: @unchecked Sendable {
         let finished = total.map { done >= $0 } ?? false
         guard finished || now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
         lastDrawn = now
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + Self.describe(what, done: done, total: total,
-                                                                         elapsed: now.timeIntervalSince(began))).utf8))
+        Console.write(Data(("\r\u{1B}[K" + Self.describe(what, done: done, total: total,
+                                                            elapsed: now.timeIntervalSince(began))).utf8), to: STDERR_FILENO)
         shown = true
     }
 
@@ -33,7 +33,7 @@ final class ProgressLine: @unchecked Sendable {
     func clear() {
         guard enabled else { return }
         lock.lock(); defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown { Console.write(Data("\r\u{1B}[K".utf8), to: STDERR_FILENO) }
         shown = false
     }
 

@@ -153,8 +153,10 @@ import BookTestSupport
             guard let data = try? Data(contentsOf: journal), let file = try? JSONDecoder().decode(JournalFile.self, from: data) else { return [:] }
             return file.pages.mapValues(\.state)
         }
+        // Two answered and kept, three held by the provider.
+        func settled() -> Bool { let s = Array(states().values); return s.filter { $0 == .ready }.count == 2 && s.filter { $0 == .generating }.count == 3 }
         var deadline = Date().addingTimeInterval(180)
-        while states().values.filter({ $0 == .generating }).count < 3, Date() < deadline, p.isRunning { usleep(20_000) }
+        while !settled(), Date() < deadline, p.isRunning { usleep(20_000) }
         kill(p.processIdentifier, SIGINT)
         deadline = Date().addingTimeInterval(60)
         while !lines.text.contains("interrupt again to stop at once"), Date() < deadline, p.isRunning { usleep(20_000) }
@@ -166,8 +168,46 @@ import BookTestSupport
         #expect(!p.isRunning, "a second signal ends the run without waiting for the held calls")
         if p.isRunning { return }
         #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGINT)
-        #expect(states()["cover"] == .ready && states()["p01"] == .ready, "\(states())")
-        #expect(try loadBook(url).pages.first?.picture?.image != nil, "page 1's picture, made before, stays in the book")
+        // The two answered before the hold (the first call, then whichever went next) stay made.
+        #expect(states().values.filter { $0 == .ready }.count == 2, "\(states())")
+        let made = try loadBook(url).pages.enumerated().filter { $0.element.picture?.image != nil }.map { String(format: "p%02d", $0.offset + 1) }
+        #expect(made.allSatisfy { states()[$0] == .ready } && !made.isEmpty == (states()["p01"] == .ready), "\(made) \(states())")
+    }
+
+    /// The reader of `--events` going away (a closed pipe) while calls are under way ends the run
+    /// as a first Ctrl-C does, not as a crash: the calls in flight are kept, the journal says what
+    /// is left, and nothing says `generating` after it.
+    @Test func aClosedPipeEndsTheRunAndKeepsTheCallsInFlight() throws {
+        let server = try ProviderServer(["hold_after": 2])
+        let dir = try temporaryDirectory("closed-pipe")
+        let url = try makeBook(pages: 6, in: dir)
+        let journal = dir.appendingPathComponent("book.illustrate.json")
+        let p = Process()
+        p.executableURL = try Repository.binary
+        p.arguments = ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL, "--concurrency", "3",
+                       "--cache", dir.appendingPathComponent("cache").path, "--timeout", "30", "--events"]
+        p.environment = environment(["OPENAI_API_KEY": testKey])
+        let stdout = Pipe()
+        p.standardOutput = stdout
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        func states() -> [String: JournalEntry.State] {
+            guard let data = try? Data(contentsOf: journal), let file = try? JSONDecoder().decode(JournalFile.self, from: data) else { return [:] }
+            return file.pages.mapValues(\.state)
+        }
+        // Two answered and kept, three held by the provider.
+        func settled() -> Bool { let s = Array(states().values); return s.filter { $0 == .ready }.count == 2 && s.filter { $0 == .generating }.count == 3 }
+        let deadline = Date().addingTimeInterval(180)
+        while !settled(), Date() < deadline, p.isRunning { usleep(20_000) }
+        #expect(settled(), "\(states())")
+        try stdout.fileHandleForReading.close()
+        try server.script([:])
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit, "ended by signal \(p.terminationStatus), not by the run's own end")
+        #expect(states() == ["cover": .ready, "p01": .ready, "p02": .ready, "p03": .ready, "p04": .ready, "p05": .pending, "p06": .pending],
+                "\(states())")
+        #expect(try server.requests().count == 5, "no call started after the reader went")
     }
 
     @Test func keyAppearsInNoOutputOrFile() async throws {
