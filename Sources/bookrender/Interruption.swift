@@ -13,6 +13,11 @@ enum Interruption {
     static func install(_ handler: @escaping @convention(c) (Int32) -> Void = BookRenderKit.stopHandler) {
         // A crash, too, leaves no half-written file.
         BookRenderKit.removeTemporariesOnCrash()
+        // A reader of stdout that goes away (`export --events | head -1`) must not end a render
+        // half-way with its temporaries left: writes to it fail with EPIPE and are dropped
+        // (Console.write), and the render finishes. The HTTP client ignores SIGPIPE anyway, so
+        // every command now behaves as illustrate and serve already did.
+        signal(SIGPIPE, SIG_IGN)
         install(handler, for: signals)
     }
 

@@ -123,4 +123,38 @@ import BookTestSupport
                     "ended with \(p.terminationStatus) (\(p.terminationReason == .exit ? "exit" : "signal"))")
         }
     }
+
+    /// A reader of `--events` that goes away after the first line (`| head -1`) does not stop the
+    /// export half-way: the PDF is written whole and nothing is left beside it.
+    @Test func aClosedEventsPipeLetsTheExportFinish() throws {
+        let book = try OutputFixtures.sizeableMemoir(copies: 4)
+        let dir = try temporaryDirectory("closed-events")
+        defer {
+            try? FileManager.default.removeItem(at: dir)
+            try? FileManager.default.removeItem(at: book.deletingLastPathComponent())
+        }
+        let pdf = dir.appendingPathComponent("book.pdf")
+        let p = Process()
+        p.executableURL = try Repository.binary
+        p.arguments = ["export", book.path, "-o", pdf.path, "--events"]
+        let scratch = try OutputFixtures.privateScratch(for: p)
+        let stdout = Pipe()
+        p.standardOutput = stdout
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        var first = Data()
+        while !first.contains(UInt8(ascii: "\n")) {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            first += chunk
+        }
+        try stdout.fileHandleForReading.close()
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit && p.terminationStatus == 0,
+                "ended with \(p.terminationStatus) (\(p.terminationReason == .exit ? "exit" : "signal"))")
+        #expect(try run("qpdf", ["--check", pdf.path]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["book.pdf"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+    }
 }
