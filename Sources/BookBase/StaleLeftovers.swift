@@ -28,7 +28,18 @@ extension TemporaryFiles.Leftovers {
         }
     }
 
-    private static func isRunning(_ pid: pid_t) -> Bool {
-        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+    /// A zombie has ended: a process killed with its parent stays one until an init reaps it, and
+    /// an init that reaps slowly (a container's) kept a restarted service from removing what it left.
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
+        return !hasEnded(statLine: (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "")
+    }
+
+    /// `/proc/PID/stat` says "PID (COMMAND) STATE …"; the command may hold spaces and parentheses,
+    /// so the state is the first field after the last ")". Z is a zombie, X dead.
+    static func hasEnded(statLine: String) -> Bool {
+        guard let close = statLine.lastIndex(of: ")") else { return false }
+        let state = statLine[statLine.index(after: close)...].drop { $0 == " " }.first
+        return state == "Z" || state == "X"
     }
 }

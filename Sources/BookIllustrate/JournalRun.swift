@@ -16,14 +16,21 @@ public struct JournalRun: Codable, Sendable, Equatable {
         return startTime(of: pid).map { JournalRun(pid: pid, started: $0) }
     }
 
-    /// Whether the run's process still runs.
-    var isRunning: Bool { Self.startTime(of: pid) == started }
+    /// Whether the run's process still runs: the same start time, and not a zombie (a run killed
+    /// with its parent stays one until an init reaps it).
+    var isRunning: Bool {
+        guard let (state, start) = Self.stat(of: pid) else { return false }
+        return start == started && state != "Z" && state != "X"
+    }
 
-    static func startTime(of pid: Int32) -> UInt64? {
+    static func startTime(of pid: Int32) -> UInt64? { stat(of: pid)?.start }
+
+    private static func stat(of pid: Int32) -> (state: Substring, start: UInt64)? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let nameEnd = stat.lastIndex(of: ")") else { return nil }
         // After the command name (which may hold spaces and parentheses) come fields 3, 4, …
         let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
-        return fields.count > 19 ? UInt64(fields[19]) : nil
+        guard fields.count > 19, let start = UInt64(fields[19]) else { return nil }
+        return (fields[0], start)
     }
 }
