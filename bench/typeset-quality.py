@@ -97,6 +97,9 @@ def measure(pdf, body_size=None):
                 sizes[round(g.size, 1)] += 1
     size = body_size or sizes.most_common(1)[0][0]
     spaces, loose, justified, hyphenated, consecutive, overfull, lines_total = [], [], 0, 0, 0, [], 0
+    # Paragraph ends seen after a line of the same page, and those whose line before ends in a
+    # hyphen (a last line like "son." under "rea-"), which TeX's final hyphen demerits avoid.
+    endings, hyphen_before_last = 0, 0
     blocks, pitches, fonts = collections.Counter(), [], collections.Counter()
     for number, gs in enumerate(all_glyphs, 1):
         lines = [l for l in lines_of(gs, size) if sum(1 for g in l if g.get_text().strip()) >= 2]
@@ -127,6 +130,10 @@ def measure(pdf, body_size=None):
             full = abs(right - edge) <= FULL or abs(max(g.x1 for g in line) - edge) <= FULL
             ends_hyphen = last in HYPHENS and len(words[-1]) > 1 and not words[-1].endswith("--")
             reaches = full or right >= edge - 0.6 * size
+            if not full and i > 0:
+                endings += 1
+                if previous_hyphen:
+                    hyphen_before_last += 1
             if ends_hyphen and reaches:
                 hyphenated += 1
                 if previous_hyphen:
@@ -151,6 +158,7 @@ def measure(pdf, body_size=None):
         "wordSpaceMedianEm": round(statistics.median(spaces), 3) if spaces else None,
         "wordSpaceP95Em": round(pct(0.95), 3), "wordSpaceMaxEm": round(spaces[-1], 3) if spaces else None,
         "linesAbove05Em": len(loose), "hyphenatedLines": hyphenated, "consecutiveHyphens": consecutive,
+        "paragraphEnds": endings, "hyphenBeforeLastLinePct": round(100 * hyphen_before_last / endings, 1) if endings else None,
         "overfullLines": len(overfull), "overfull": overfull[:10],
         "loosest": sorted(loose, key=lambda l: -l["space"])[:5],
     }
@@ -207,11 +215,12 @@ def main():
         json.dump(results, sys.stdout, indent=1, ensure_ascii=False)
         print()
         return
-    print("| PDF | body pt | justified lines | median space (em) | 95th pct (em) | max (em) | lines > 0.5 em | hyphenated | consecutive hyphens | overfull |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| PDF | body pt | justified lines | median space (em) | 95th pct (em) | max (em) | lines > 0.5 em | hyphenated | consecutive hyphens | hyphen before a last line | overfull |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         print(f"| {r['pdf']} | {r['bodySize']} | {r['justifiedLines']} | {r['wordSpaceMedianEm']} | {r['wordSpaceP95Em']} | "
-              f"{r['wordSpaceMaxEm']} | {r['linesAbove05Em']} | {r['hyphenatedLines']} | {r['consecutiveHyphens']} | {r['overfullLines']} |")
+              f"{r['wordSpaceMaxEm']} | {r['linesAbove05Em']} | {r['hyphenatedLines']} | {r['consecutiveHyphens']} | "
+              f"{r['hyphenBeforeLastLinePct']} % of {r['paragraphEnds']} | {r['overfullLines']} |")
         for l in r["loosest"]:
             print(f"    loose p{l['page']}: {l['space']} em: {l['text']}")
         for o in r["overfull"]:

@@ -36,6 +36,9 @@ struct ParagraphBreaker {
         /// rest of the line empty, which is judged against `raggedStretch`.
         var justify = true
         var raggedStretch: Double = 0
+        /// Largest stretch ratio of the pass that tries the paragraph without hyphenating a word
+        /// (TeX's \pretolerance of 100: a ratio of 1, all the spaces' stretch); nil skips it.
+        var pretolerance: Double? = 1
         /// Largest stretch ratio of the first pass (a ratio of 1 uses all the spaces' stretch).
         var tolerance: Double = 2
         var linePenalty: Double = 10
@@ -47,7 +50,10 @@ struct ParagraphBreaker {
         var inTokenPenalty: Double = 150
         var characterPenalty: Double = 1000
         var doubleHyphenDemerits: Double = 10_000
-        var finalHyphenDemerits: Double = 5_000
+        /// A paragraph whose last line follows a hyphenated one ("rea-" over "son."). TeX's 5,000
+        /// is lighter than one loose line here, and left such endings in one paragraph in seven
+        /// of real prose; this weighs them as a line at TeX's tolerance (badness 200) does.
+        var finalHyphenDemerits: Double = 50_000
         var adjacentFitnessDemerits: Double = 10_000
     }
 
@@ -88,12 +94,16 @@ struct ParagraphBreaker {
     /// stretch, so the looseness is spread over the paragraph); only when a piece wider than the
     /// line leaves no other way does a last pass break between characters and let such a piece out.
     func breaks() -> [Int] {
+        // As TeX does: a paragraph that sets well without hyphenating any word is not hyphenated.
+        // Hyphens taken only where they save a loose line are fewer, and so are paragraphs whose
+        // last line is the rest of a hyphenated word's line.
+        if parameters.pretolerance != nil, let found = search(pass: .unhyphenated) { return found }
         if let found = search(pass: .first) { return found }
         if let found = search(pass: .emergency) { return found }
         return search(pass: .last) ?? Array(candidates.indices)
     }
 
-    private enum Pass { case first, emergency, last }
+    private enum Pass { case unhyphenated, first, emergency, last }
 
     private struct Node {
         /// Index of the candidate the node breaks at; -1 for the run's start.
@@ -156,6 +166,7 @@ struct ParagraphBreaker {
         var bestDemerits = (0.0, 0.0, 0.0, 0.0), bestNode = (-1, -1, -1, -1)
         for (index, candidate) in candidates.enumerated() {
             if candidate.kind == .character && pass != .last { continue }
+            if pass == .unhyphenated && (candidate.kind == .hyphen || candidate.kind == .inToken) { continue }
             bestNode = (-1, -1, -1, -1)
             stillActive.removeAll(keepingCapacity: true)
             let p = penalty(candidate.kind), candidateFlagged = Self.flagged(candidate.kind)
@@ -170,6 +181,7 @@ struct ParagraphBreaker {
                 let fragment = candidate.kind == .end && node.flagged && node.candidate >= 0
                     && spacesBefore[index] - spacesBefore[node.candidate + 1] == 0
                 var feasible = r >= -1 && (pass != .first || r <= parameters.tolerance)
+                    && (pass != .unhyphenated || r <= parameters.pretolerance ?? 0)
                     && (pass == .last || !(node.flagged && candidateFlagged) && !fragment)
                 if r < -1 {
                     // Longer lines from this node are wider still. In the last pass a piece that
