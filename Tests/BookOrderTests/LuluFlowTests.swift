@@ -93,6 +93,20 @@ import BookTestSupport
         #expect(try s.mock.printJobs().count == 1)
     }
 
+    /// A token Lulu says lives less than the safety margin is fetched anew before each call, so no
+    /// call is sent with a token about to expire and none is refused.
+    @Test func aTokenNearItsExpiryIsFetchedAgainBeforeTheCall() async throws {
+        let s = try await setup()
+        try s.mock.script(["token_lifetime": 20])
+        let placed = try await submit(s)
+        #expect(placed.record.state == "placed")
+        let requests = try sent(s)
+        let tokens = requests.filter { $0.path.hasPrefix("/auth/") }.count
+        let calls = requests.filter { !$0.path.hasPrefix("/auth/") }.count
+        #expect(requests.filter { $0.status == 401 }.isEmpty, "no call went out with an expiring token")
+        #expect(tokens == calls, "\(tokens) tokens for \(calls) calls")
+    }
+
     @Test func aServerErrorMidFlowIsRetriedWhereLuluSaysRepeatingIsSafe() async throws {
         let s = try await setup()
         try s.mock.script(["fail": [["method": "POST", "path": "/validate-interior/", "status": 503, "times": 1],

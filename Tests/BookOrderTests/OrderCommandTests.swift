@@ -153,7 +153,16 @@ import BookTestSupport
             #expect(r.stdout.contains(line), "\(line) in\n\(r.stdout)")
         }
         #expect(try o.mock.requests().isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: o.record.path))
+        // Without --record the record would go beside the book.
+        let beside = o.rendered.book.deletingPathExtension().appendingPathExtension("order.json")
+        #expect(!FileManager.default.fileExists(atPath: beside.path) && !FileManager.default.fileExists(atPath: o.record.path))
+        let json = try o.bookrender(["order", "quote", o.rendered.book.path, "--ship-to", o.shipTo.path, "--base-url", o.mock.baseURL,
+                                     "--dry-run", "--json"], environment: env)
+        #expect(json.status == 0, "\(json.stderr)")
+        let body = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(body?["command"] as? String == "order", "\(json.stdout.prefix(400))")
+        #expect(json.stdout.contains("/shipping-options/") && json.stdout.contains("/print-job-cost-calculations/"), "\(json.stdout.prefix(600))")
+        #expect(try o.mock.requests().isEmpty)
     }
 
     @Test func plainHTTPToAnotherMachineIsRefusedBeforeAnyRequest() throws {
