@@ -2,6 +2,7 @@ import Foundation
 import CGraphics
 import BookLayout
 import BookBase
+import BookConfig
 
 /// Rasterizes pages to PNG files (one per page, at the DPI asked) and, on request, facing-page
 /// previews: page 1 alone on the right, then 2|3, 4|5…, with shading along the spine.
@@ -24,6 +25,7 @@ public struct PNGPageWriter: Sendable {
     /// returns nil, with one drawer and its decoded images for all; a spread preview is made from
     /// the pages of one batch. Returns the files written, in the order written.
     func write(_ tree: PageTree, to directory: URL, batches next: () -> [PageNode]?) throws -> [URL] {
+        try checkSize(tree)
         try AtomicOutput.makeFolder(directory)
         let drawer = PageDrawer(images: RasterImageSources(dpi: dpi), text: .glyphRuns)
         let size = pixelSize(tree)
@@ -82,6 +84,22 @@ public struct PNGPageWriter: Sendable {
         return surface
     }
 
+    /// cairo draws images of at most 32,767 pixels a side: a large trim at a high resolution is
+    /// refused before anything is drawn, with the resolution that fits.
+    public func checkSize(_ tree: PageTree) throws(PNGSizeError) { try checkSize(trim: tree.trim) }
+
+    public func checkSize(trim: TrimSize) throws(PNGSizeError) {
+        let size = (width: Int((trim.width * dpi / 72).rounded()), height: Int((trim.height * dpi / 72).rounded()))
+        let wide = spreads ? 2 * size.width : size.width
+        guard wide > Self.largestSide || size.height > Self.largestSide else { return }
+        let across = spreads ? 2 * trim.width : trim.width
+        let fits = Int((Double(Self.largestSide) * 72 / max(across, trim.height)).rounded(.down))
+        throw PNGSizeError(message: "at \(Int(dpi)) dpi a \(spreads ? "spread" : "page") of this book is \(wide) × \(size.height) pixels, "
+                           + "more than the \(Self.largestSide) a side cairo draws; use --dpi \(fits) or lower")
+    }
+
+    public static let largestSide = 32_767
+
     public func pixelSize(_ tree: PageTree) -> (width: Int, height: Int) {
         (Int((tree.trim.width * dpi / 72).rounded()), Int((tree.trim.height * dpi / 72).rounded()))
     }
@@ -114,4 +132,10 @@ public struct PNGPageWriter: Sendable {
         try AtomicOutput.write(to: url) { tmp in try PNGWriter.write(surface: surface, to: tmp.path, as: url.path, dpi: dpi) }
         written.append(url)
     }
+}
+
+/// Page PNGs larger than can be drawn: the resolution asked for is too high for the trim.
+public struct PNGSizeError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
 }

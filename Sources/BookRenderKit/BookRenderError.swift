@@ -82,6 +82,8 @@ extension BookRenderError {
             self.init(.unwritableOutput, e.message)
         case let e as RenderError:
             self.init(.renderingFailed, e.message)
+        case let e as PNGSizeError:
+            self.init(.invalidOptions, e.message)
         case let e as CompareError:
             switch e.kind {
             case .unreadable: self.init(.unreadableInput, e.message)

@@ -51,6 +51,10 @@ extension BookDocument {
         let (resolved, resources) = try resolveWithResources()
         timings.append(.init(stage: "resolve", seconds: clock.elapsed))
         try refusePartialPrintFile(resolved.profile, options)
+        // Pages too large to draw as PNGs are refused before any output is begun.
+        if let png = options.png {
+            try BookRenderError.wrap { try PNGPageWriter(dpi: png.dpi, spreads: png.spreads).checkSize(trim: resolved.trim) }
+        }
         // Measured before anything is drawn: a recording that is missing or too short stops the
         // export before it writes a file.
         // The recordings go into the EPUB and into a PDF that is not for a printer.

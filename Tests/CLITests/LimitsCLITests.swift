@@ -221,4 +221,18 @@ import BookRenderKit
         #expect(Int(try PDFReaders.info(pdf)["Pages"] ?? "") == planned)
         #expect(try run("qpdf", ["--check", pdf.path]).status == 0)
     }
+
+    /// A page larger than cairo can draw at the resolution asked (a 40 in trim at 1200 dpi is
+    /// 48,000 pixels a side) is refused as a bad command line before anything is written, naming
+    /// the resolution that fits, instead of failing half-way with the PDF already written.
+    @Test func pagePNGsTooLargeToDrawAreRefusedBeforeAnyOutput() throws {
+        let dir = try temporaryDirectory("huge-png")
+        let book = #"{"schema": 1, "kind": "storybook", "title": "Wide", "format": {"trim": "40x40in"}, "pages": [{"type": "text", "text": "The end."}]}"#
+        try Data(book.utf8).write(to: dir.appendingPathComponent("book.json"))
+        let pdf = dir.appendingPathComponent("wide.pdf"), pages = dir.appendingPathComponent("pages")
+        let r = try bookrender(["export", dir.appendingPathComponent("book.json").path, "-o", pdf.path, "--png", pages.path, "--dpi", "1200"])
+        #expect(r.status == 64, "\(r.status) \(r.stderr.suffix(400))")
+        #expect(r.stderr.contains("48000 × 48000 pixels") && r.stderr.contains("--dpi 819 or lower"), "\(r.stderr.suffix(400))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["book.json"], "nothing written")
+    }
 }
