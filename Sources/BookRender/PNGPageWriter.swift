@@ -89,7 +89,7 @@ public struct PNGPageWriter: Sendable {
     public func checkSize(_ tree: PageTree) throws(PNGSizeError) { try checkSize(trim: tree.trim) }
 
     public func checkSize(trim: TrimSize) throws(PNGSizeError) {
-        let size = (width: Int((trim.width * dpi / 72).rounded()), height: Int((trim.height * dpi / 72).rounded()))
+        let size = pixelSize(trim: trim)
         let wide = spreads ? 2 * size.width : size.width
         guard wide > Self.largestSide || size.height > Self.largestSide else { return }
         let across = spreads ? 2 * trim.width : trim.width
@@ -100,8 +100,10 @@ public struct PNGPageWriter: Sendable {
 
     public static let largestSide = 32_767
 
-    public func pixelSize(_ tree: PageTree) -> (width: Int, height: Int) {
-        (Int((tree.trim.width * dpi / 72).rounded()), Int((tree.trim.height * dpi / 72).rounded()))
+    public func pixelSize(_ tree: PageTree) -> (width: Int, height: Int) { pixelSize(trim: tree.trim) }
+
+    func pixelSize(trim: TrimSize) -> (width: Int, height: Int) {
+        (Int((trim.width * dpi / 72).rounded()), Int((trim.height * dpi / 72).rounded()))
     }
 
     private func spread(left: (number: Int, surface: OpaquePointer)?, right: (number: Int, surface: OpaquePointer)?,

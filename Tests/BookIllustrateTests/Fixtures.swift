@@ -82,3 +82,50 @@ func truncatedJPEG(width: Int, height: Int) throws -> Data {
 
 /// A server answer carrying these bytes as the picture.
 func pictureAnswer(_ data: Data) -> [String: Any] { ["kind": "bytes", "b64": data.base64EncodedString()] }
+
+/// An `illustrate` run of a book against the loopback provider, three at a time, in a process of
+/// its own: its stderr collected in `lines`, its journal read as it goes. For the tests that stop
+/// a run while the provider holds calls (`hold_after`).
+final class HeldRun: @unchecked Sendable {
+    let process = Process()
+    let lines = Lines()
+    let journal: URL
+    private var reader: Thread?
+
+    /// `stdout`: a pipe the test reads (and may close); else the run's stdout is discarded.
+    init(_ book: URL, server: ProviderServer, _ arguments: [String], environment: [String: String], stdout: Pipe? = nil) throws {
+        journal = book.deletingLastPathComponent().appendingPathComponent("book.illustrate.json")
+        process.executableURL = try Repository.binary
+        process.arguments = ["illustrate", book.path, "--provider", "openai", "--base-url", server.baseURL, "--concurrency", "3"] + arguments
+        process.environment = environment
+        process.standardOutput = stdout ?? FileHandle.nullDevice
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        let lines = self.lines
+        reader = Thread {
+            while case let data = stderr.fileHandleForReading.availableData, !data.isEmpty { lines.add(String(decoding: data, as: UTF8.self)) }
+        }
+        reader?.start()
+    }
+
+    /// Each page's state in the journal now; empty before it is first written.
+    func states() -> [String: JournalEntry.State] {
+        guard let data = try? Data(contentsOf: journal), let file = try? JSONDecoder().decode(JournalFile.self, from: data) else { return [:] }
+        return file.pages.mapValues(\.state)
+    }
+
+    /// Two answered and kept, three held by the provider.
+    func isHeld() -> Bool {
+        let s = Array(states().values)
+        return s.filter { $0 == .ready }.count == 2 && s.filter { $0 == .generating }.count == 3
+    }
+
+    /// Once the process has ended: until all it wrote to stderr is in `lines`.
+    func waitForStderr() { while reader?.isFinished == false { usleep(10_000) } }
+
+    /// Kills a run the test left going.
+    func end() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    }
+}

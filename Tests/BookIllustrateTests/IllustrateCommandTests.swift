@@ -73,26 +73,12 @@ import BookTestSupport
         let server = try ProviderServer(["hold_after": 2])
         let dir = try temporaryDirectory("interrupt-\(signal)")
         let url = try makeBook(pages: 6, in: dir)
-        let journal = dir.appendingPathComponent("book.illustrate.json")
         let events = dir.appendingPathComponent("events.jsonl")
-        let p = Process()
-        p.executableURL = try Repository.binary
-        p.arguments = ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL, "--concurrency", "3",
-                       "--cache", dir.appendingPathComponent("cache-1").path, "--timeout", "30", "--events-file", events.path]
-        p.environment = environment(["OPENAI_API_KEY": testKey])
-        let stderr = Pipe(), lines = Lines()
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = stderr
-        try p.run()
-        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
-        let reader = Thread {
-            while case let data = stderr.fileHandleForReading.availableData, !data.isEmpty { lines.add(String(decoding: data, as: UTF8.self)) }
-        }
-        reader.start()
-        func generating() -> Set<String> {
-            guard let data = try? Data(contentsOf: journal), let file = try? JSONDecoder().decode(JournalFile.self, from: data) else { return [] }
-            return Set(file.pages.filter { $0.value.state == .generating }.map(\.key))
-        }
+        let held = try HeldRun(url, server: server, ["--cache", dir.appendingPathComponent("cache-1").path, "--timeout", "30",
+                                                    "--events-file", events.path], environment: environment(["OPENAI_API_KEY": testKey]))
+        defer { held.end() }
+        let p = held.process, lines = held.lines
+        func generating() -> Set<String> { Set(held.states().filter { $0.value == .generating }.map(\.key)) }
         var deadline = Date().addingTimeInterval(180)
         while generating() != ["p02", "p03", "p04"], Date() < deadline, p.isRunning { usleep(20_000) }
         #expect(generating() == ["p02", "p03", "p04"], "\(lines.text)")
@@ -104,8 +90,8 @@ import BookTestSupport
         p.waitUntilExit()
         #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == signal,
                 "ended by \(p.terminationReason == .uncaughtSignal ? "signal" : "exit") \(p.terminationStatus)")
-        while !reader.isFinished { usleep(10_000) }
-        let file = try JSONDecoder().decode(JournalFile.self, from: Data(contentsOf: journal))
+        held.waitForStderr()
+        let file = try JSONDecoder().decode(JournalFile.self, from: Data(contentsOf: held.journal))
         let states = file.pages.mapValues(\.state)
         #expect(states == ["cover": .ready, "p01": .ready, "p02": .ready, "p03": .ready, "p04": .ready, "p05": .pending, "p06": .pending],
                 "\(states)\n\(lines.text)")
@@ -134,29 +120,12 @@ import BookTestSupport
         defer { try? server.script([:]) }
         let dir = try temporaryDirectory("interrupt-twice")
         let url = try makeBook(pages: 6, in: dir)
-        let journal = dir.appendingPathComponent("book.illustrate.json")
-        let p = Process()
-        p.executableURL = try Repository.binary
-        p.arguments = ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL, "--concurrency", "3",
-                       "--cache", dir.appendingPathComponent("cache").path, "--timeout", "120"]
-        p.environment = environment(["OPENAI_API_KEY": testKey])
-        let stderr = Pipe(), lines = Lines()
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = stderr
-        try p.run()
-        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
-        let reader = Thread {
-            while case let data = stderr.fileHandleForReading.availableData, !data.isEmpty { lines.add(String(decoding: data, as: UTF8.self)) }
-        }
-        reader.start()
-        func states() -> [String: JournalEntry.State] {
-            guard let data = try? Data(contentsOf: journal), let file = try? JSONDecoder().decode(JournalFile.self, from: data) else { return [:] }
-            return file.pages.mapValues(\.state)
-        }
-        // Two answered and kept, three held by the provider.
-        func settled() -> Bool { let s = Array(states().values); return s.filter { $0 == .ready }.count == 2 && s.filter { $0 == .generating }.count == 3 }
+        let held = try HeldRun(url, server: server, ["--cache", dir.appendingPathComponent("cache").path, "--timeout", "120"],
+                              environment: environment(["OPENAI_API_KEY": testKey]))
+        defer { held.end() }
+        let p = held.process, lines = held.lines, states = held.states
         var deadline = Date().addingTimeInterval(180)
-        while !settled(), Date() < deadline, p.isRunning { usleep(20_000) }
+        while !held.isHeld(), Date() < deadline, p.isRunning { usleep(20_000) }
         kill(p.processIdentifier, SIGINT)
         deadline = Date().addingTimeInterval(60)
         while !lines.text.contains("interrupt again to stop at once"), Date() < deadline, p.isRunning { usleep(20_000) }
@@ -181,26 +150,14 @@ import BookTestSupport
         let server = try ProviderServer(["hold_after": 2])
         let dir = try temporaryDirectory("closed-pipe")
         let url = try makeBook(pages: 6, in: dir)
-        let journal = dir.appendingPathComponent("book.illustrate.json")
-        let p = Process()
-        p.executableURL = try Repository.binary
-        p.arguments = ["illustrate", url.path, "--provider", "openai", "--base-url", server.baseURL, "--concurrency", "3",
-                       "--cache", dir.appendingPathComponent("cache").path, "--timeout", "30", "--events"]
-        p.environment = environment(["OPENAI_API_KEY": testKey])
         let stdout = Pipe()
-        p.standardOutput = stdout
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
-        func states() -> [String: JournalEntry.State] {
-            guard let data = try? Data(contentsOf: journal), let file = try? JSONDecoder().decode(JournalFile.self, from: data) else { return [:] }
-            return file.pages.mapValues(\.state)
-        }
-        // Two answered and kept, three held by the provider.
-        func settled() -> Bool { let s = Array(states().values); return s.filter { $0 == .ready }.count == 2 && s.filter { $0 == .generating }.count == 3 }
+        let held = try HeldRun(url, server: server, ["--cache", dir.appendingPathComponent("cache").path, "--timeout", "30", "--events"],
+                              environment: environment(["OPENAI_API_KEY": testKey]), stdout: stdout)
+        defer { held.end() }
+        let p = held.process, states = held.states
         let deadline = Date().addingTimeInterval(180)
-        while !settled(), Date() < deadline, p.isRunning { usleep(20_000) }
-        #expect(settled(), "\(states())")
+        while !held.isHeld(), Date() < deadline, p.isRunning { usleep(20_000) }
+        #expect(held.isHeld(), "\(states())")
         try stdout.fileHandleForReading.close()
         try server.script([:])
         p.waitUntilExit()
