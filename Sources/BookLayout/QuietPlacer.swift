@@ -40,7 +40,8 @@ enum QuietPlacer {
     /// area), or nil when none is quiet and clear enough. `positions`: the theme's, in its order.
     static func choose(positions: [TextPosition], text: (TextPosition) -> PictureText, area: Rect, frame: Rect,
                        subject: PictureSubject?, settings: TextPlacementSettings, palette: Palette, allowsVeil: Bool,
-                       page: Rect, blockHeight minimum: Double = 0, maxBusy: Double = QuietPlacer.maxBusy) -> Choice? {
+                       page: Rect, blockHeight minimum: Double = 0, maxBusy: Double = QuietPlacer.maxBusy,
+                       clearOfSubject: Bool = false) -> Choice? {
         guard let thumbnail = subject?.thumbnail else { return nil }
         let target = settings.minContrast ?? TextPlacementSettings.defaultMinContrast
         let veils = allowsVeil && settings.backing != "none"
@@ -54,6 +55,13 @@ enum QuietPlacer {
             let unit = SubjectCrop.unit(block, in: frame)
             let covered = subject.map { $0.weight(in: unit) } ?? 0
             guard covered <= maxCovered else { continue }
+            // Words that must stay clear of the subject (a jacket's title) keep their padding off
+            // its box, where a faint part (boots on dark grass) carries little weight.
+            if clearOfSubject, let box = subject?.box {
+                let padded = SubjectCrop.unit(Rect(x: block.x - text.pad, y: block.y - text.pad, width: block.width + 2 * text.pad,
+                                                   height: block.height + 2 * text.pad), in: frame)
+                guard padded.overlap(box) == 0 else { continue }
+            }
             let busy = busyness(thumbnail, under: unit)
             guard busy <= maxBusy else { continue }
             // Ink or paper, whichever reads better over the art as it is.

@@ -1,4 +1,5 @@
 import Foundation
+import BookBase
 
 /// Judges where a picture's subject is from its thumbnail alone, the same way every time, the way
 /// a reader would pick it out.
@@ -18,7 +19,7 @@ import Foundation
 public enum SubjectEstimator {
     /// Raised whenever `estimate` may answer otherwise for the same thumbnail: estimates kept in
     /// the user's cache under an older version are then made again.
-    public static let version = 1
+    public static let version = 2
 
     /// The share of the weight left out at each end of the box.
     static let tail = 0.01
@@ -39,9 +40,10 @@ public enum SubjectEstimator {
         guard let top = s.max(), top > 0.08 else { return whole(t) }
         let mean = s.reduce(0, +) / Float(n)
         let threshold = mean + 0.15 * (top - mean)
-        let excess = s.map { max(0, $0 - threshold) }
-        let regions = SubjectRegions.find(excess, thumbnail: t, match: match)
+        var excess = s.map { max(0, $0 - threshold) }
+        var regions = SubjectRegions.find(excess, thumbnail: t, match: match)
         guard let best = regions.first, best.score > 0 else { return whole(t) }
+        grow(&regions, excess: &excess, saliency: s, threshold: threshold, width: w, strongest: best.score)
 
         var weights = [Float](repeating: 0, count: n), boxed = weights
         for region in regions {
@@ -73,6 +75,57 @@ public enum SubjectEstimator {
         subject.doubt = doubt(regions, box: box)
         return subject
     }
+
+    /// A figure drawn in flat colour stands out less within it than at its edges and face: a coat
+    /// of one colour has no edges inside, and a large one is no rare colour, so only the face (or
+    /// the coat's outline) passes the threshold and a box weighed by what stands out ends at the
+    /// shoulders. A strong candidate therefore takes in, first, the cells touching it that stand
+    /// out at least half as much as the threshold asks (hysteresis, as an edge detector follows a
+    /// faint stretch of a strong edge), weighed by how far they stand out, and then the cells
+    /// between its cells on each row, at the weight of its median cell: a title set there would
+    /// cross the coat.
+    static func grow(_ regions: inout [SubjectRegions.Region], excess: inout [Float], saliency s: [Float], threshold: Float,
+                     width w: Int, strongest: Double) {
+        let n = s.count, h = n / w
+        let low = threshold * growFrom
+        var taken = Set(regions.flatMap(\.cells))
+        for r in regions.indices where regions[r].score >= keep * strongest {
+            let cells = regions[r].cells
+            var sorted = cells.map { excess[$0] }
+            let median = sorted.select(sorted.count / 2)
+            var added: [Int] = []
+            var stack = cells
+            while let i = stack.popLast() {
+                let x = i % w, y = i / w
+                for dy in -1...1 {
+                    for dx in -1...1 {
+                        let xx = x + dx, yy = y + dy
+                        guard xx >= 0, xx < w, yy >= 0, yy < h else { continue }
+                        let j = yy * w + xx
+                        guard !taken.contains(j), s[j] >= low else { continue }
+                        excess[j] = max(excess[j], median * (s[j] - low) / (threshold - low))
+                        taken.insert(j); added.append(j); stack.append(j)
+                    }
+                }
+            }
+            var rows: [Int: (Int, Int)] = [:]
+            for i in cells + added {
+                let x = i % w, y = i / w
+                rows[y] = rows[y].map { (min($0.0, x), max($0.1, x)) } ?? (x, x)
+            }
+            for (y, span) in rows where span.1 - span.0 > 1 {
+                for x in (span.0 + 1)..<span.1 where !taken.contains(y * w + x) {
+                    let i = y * w + x
+                    excess[i] = max(excess[i], median)
+                    taken.insert(i); added.append(i)
+                }
+            }
+            regions[r].cells = (cells + added).sorted()
+        }
+    }
+
+    /// How much of the threshold a cell touching a strong candidate must reach to be taken in.
+    static let growFrom: Float = 0.5
 
     /// No subject to find (a plain picture, or one all of a piece): the whole picture stands for it.
     private static func whole(_ t: Thumbnail) -> PictureSubject {

@@ -43,6 +43,19 @@ struct NightSceneEstimateTests {
         #expect(subject.doubt == nil)
     }
 
+    /// A tall figure standing high in the picture, its coat one flat colour near the sky's kind:
+    /// only the coat's outline stands out of the threshold, and the subject still runs from the
+    /// hat to the boots, so no title is set across the coat.
+    @Test func aFlatCoatIsPartOfTheFigure() throws {
+        let figure = SceneFigure(x: 600, foot: 520, height: 440)
+        let t = try thumbnail(NightScenes.night(width: 1200, height: 900, figure: figure))
+        let subject = SubjectEstimator.estimate(t)
+        let box = unitBox(figure, 1200, 900)
+        #expect(box.overlap(subject.box) / box.area > 0.85, "box \(subject.box), figure \(box)")
+        let coat = UnitRect(x: box.x, y: box.y + box.height * 0.4, width: box.width, height: box.height * 0.45)
+        #expect(subject.weight(in: coat) > 0.15, "the coat holds \(subject.weight(in: coat)) of the weight")
+    }
+
     /// A lit cottage bigger than the figure, as striking: on its own the estimate cannot choose and
     /// says so; with the character's reference picture it takes the figure.
     @Test func theCharactersColoursPickTheCharacter() throws {
