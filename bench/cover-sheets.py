@@ -2,12 +2,13 @@
 """Every theme's printed cover sheet at every trim each printer lists, checked by bookrender's own
 PDF preflight as a print shop would check a cover it was sent.
 
-    BOOKRENDER_BIN=path/to/bookrender python3 bench/cover-sheets.py [--jobs 2]
+    BOOKRENDER_BIN=path/to/bookrender python3 bench/cover-sheets.py [--jobs 2] [--title TITLE]
 
 For each printer (kdp, lulu, ingramspark), each trim in its profile and each theme, a copy of a
 sample (the storybook for picture-book themes, the memoir for memoir themes) is set to that trim
 and theme, `bookrender cover --profile P` writes its sheet, and `bookrender preflight SHEET.pdf
---profile P --cover --pages N --trim WxH` checks it against the spine its interior makes. Prints
+--profile P --cover --pages N --trim WxH` checks it against the spine its interior makes.
+`--title` gives every copy another title (a long one sets the picture-book themes' condensed face). Prints
 how many sheets had errors and which; exits 1 when any did. The sheets stay in
 bench/.work/cover-sheets/PRINTER/TRIM/THEME/sheet.pdf to be looked at.
 """
@@ -26,7 +27,7 @@ SAMPLE = {"picture-book": "storybook", "bold-modern": "storybook", "bedtime": "s
           "memoir": "memoir", "modern-photo": "memoir", "journal": "memoir"}
 
 
-def sheet(binary, printer, trim, theme):
+def sheet(binary, printer, trim, theme, title=None):
     folder = os.path.join(OUT, printer, trim, theme)
     shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(os.path.join(ROOT, "samples", SAMPLE[theme]), folder)
@@ -35,6 +36,8 @@ def sheet(binary, printer, trim, theme):
         book = json.load(f)
     book.setdefault("format", {})["trim"] = trim
     book["theme"] = theme
+    if title:
+        book["title"] = title
     with open(path, "w") as f:
         json.dump(book, f)
     pdf = os.path.join(folder, "sheet.pdf")
@@ -56,6 +59,7 @@ def sheet(binary, printer, trim, theme):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--title", help="the title every copy is given instead of its sample's")
     args = ap.parse_args()
     binary = os.environ.get("BOOKRENDER_BIN") or os.path.join(ROOT, ".build-bench", "release", "bookrender")
     jobs = []
@@ -64,7 +68,7 @@ def main():
             trims = json.load(f)["trims"]["sizes"]
         jobs += [(printer, trim, theme) for trim in trims for theme in SAMPLE]
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda job: (job, sheet(binary, *job)), jobs))
+        results = list(pool.map(lambda job: (job, sheet(binary, *job, title=args.title)), jobs))
     failed = [(job, problems) for job, problems in results if problems]
     print(f"{len(results)} sheets ({len(SAMPLE)} themes at every trim of kdp, lulu and ingramspark), {len(failed)} with errors")
     for (printer, trim, theme), problems in failed:

@@ -74,6 +74,33 @@ public struct TypeRole: Codable, Sendable, Equatable {
     /// The smallest size, in points, a title in this role is set at to avoid a bad break (a word
     /// alone on a line, a word cut in two) before it takes more lines; nil: never smaller than `size`.
     public var minSize: Double? = nil
+    /// A narrower face for words too long for this role's face at the size their place asks
+    /// (a cover title of a dozen words): a designer sets those in the family's condensed cut
+    /// rather than smaller; nil: the role's face is only ever set smaller.
+    public var condensed: CondensedFace? = nil
+
+    /// This role in its condensed face, when it has one.
+    public var condensedRole: TypeRole? {
+        guard let condensed else { return nil }
+        var role = self
+        role.family = condensed.family
+        role.weight = condensed.weight ?? weight
+        role.lineHeight = condensed.lineHeight ?? lineHeight
+        role.condensed = nil
+        return role
+    }
+}
+
+/// The condensed face of a type role: its family, and the weight and line height it is set at
+/// when they differ from the role's.
+public struct CondensedFace: Codable, Sendable, Equatable {
+    public var family: String
+    public var weight: Int?
+    public var lineHeight: Double?
+
+    public init(family: String, weight: Int? = nil, lineHeight: Double? = nil) {
+        self.family = family; self.weight = weight; self.lineHeight = lineHeight
+    }
 }
 
 public struct Sizing: Codable, Sendable, Equatable {

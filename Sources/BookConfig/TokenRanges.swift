@@ -53,6 +53,8 @@ public enum TokenRanges {
             table.append(TokenRange(path: p + "indent", range: 0...10, unit: "em") { role($0.typography).indent })
             table.append(TokenRange(path: p + "paragraphSpacing", range: 0...5, unit: "em") { role($0.typography).paragraphSpacing })
             table.append(TokenRange(path: p + "minSize", range: 4...144, unit: "pt") { role($0.typography).minSize })
+            table.append(TokenRange(path: p + "condensed.weight", range: 100...900, unit: "") { role($0.typography).condensed?.weight.map(Double.init) })
+            table.append(TokenRange(path: p + "condensed.lineHeight", range: 0.8...3, unit: "× the size") { role($0.typography).condensed?.lineHeight })
         }
         let margins: [(String, @Sendable (TokenMargins) -> Length)] = [
             ("top", { $0.top }), ("bottom", { $0.bottom }), ("inner", { $0.inner }), ("outer", { $0.outer }),

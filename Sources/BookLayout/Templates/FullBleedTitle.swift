@@ -17,14 +17,34 @@ enum FullBleedTitle {
     /// up a little size, then room of the picture, before it goes under this.
     static let leastCapShare = 0.08
 
-    /// Places the picture (`asset`; nil when a placeholder is drawn already) and the words.
+    /// Places the picture (`asset`; nil when a placeholder is drawn already) and the words. A
+    /// title the theme's face cannot set at its least share anywhere on the cover (a dozen words
+    /// beside a picture) is set in the theme's condensed face instead, where it has one.
     static func place(on index: Int, page: Rect, asset: ImageAsset?, fit: PictureFit, alt: String?, _ ctx: LayoutContext) {
+        let role = ctx.tokens.typography.title
+        if let condensed = role.condensedRole {
+            if place(on: index, page: page, asset: asset, fit: fit, alt: alt, role: role, keepingLeastShare: true,
+                     leastPlate: leastPlate, ctx) { return }
+            place(on: index, page: page, asset: asset, fit: fit, alt: alt, role: condensed, keepingLeastShare: false,
+                  leastPlate: leastCondensedPlate, ctx)
+        } else {
+            place(on: index, page: page, asset: asset, fit: fit, alt: alt, role: role, keepingLeastShare: false,
+                  leastPlate: leastPlate, ctx)
+        }
+    }
+
+    /// Places the picture and the words with the title in `role`, a framed picture keeping
+    /// `leastPlate` of the cover's height; with `keepingLeastShare`, places nothing and answers
+    /// false when the title would have to go under its least share.
+    @discardableResult
+    private static func place(on index: Int, page: Rect, asset: ImageAsset?, fit: PictureFit, alt: String?, role: TypeRole,
+                              keepingLeastShare: Bool, leastPlate: Double, _ ctx: LayoutContext) -> Bool {
         let cover = ctx.book.cover
         let typo = ctx.tokens.typography
         let margins = ctx.book.margins
         let textWidth = ctx.width - margins.inner - margins.outer
         let area = Rect(x: margins.inner, y: margins.top, width: textWidth, height: ctx.height - margins.top - margins.bottom)
-        var scale = titleScale(ctx, width: textWidth)
+        var scale = titleScale(ctx, width: textWidth, role: role)
         func placed(in rect: Rect) -> (asset: ImageAsset, placed: SubjectCrop.Placement)? {
             asset.map { ($0, SubjectCrop.place(width: Double($0.info.orientedWidth), height: Double($0.info.orientedHeight),
                                                in: rect, subject: cover.subject, fit: fit)) }
@@ -35,7 +55,7 @@ enum FullBleedTitle {
             if let set = made[width] { return set }
             // The title never below the scale that gives its capitals their share; the subtitle
             // and author a clear step down, never below the theme's own sizes.
-            let title = ctx.setTitle(cover.title, role: typo.title, width: width, scale: scale, smallestScale: scale, alignment: .center)
+            let title = ctx.setTitle(cover.title, role: role, width: width, scale: scale, smallestScale: scale, alignment: .center)
             let subtitle = cover.subtitle.map {
                 ctx.setTitle($0, role: typo.subtitle, width: width, scale: max(1, scale * 0.45), alignment: .center)
             }
@@ -51,11 +71,14 @@ enum FullBleedTitle {
         let placement = ctx.tokens.templates.cover.placement ?? TextPlacementSettings()
         let positions = placement.candidates(allowed: TextPosition.overlays)
         let allowsVeil = ctx.book.profile.map { $0.allowsTransparency && !$0.isCMYK } ?? true
+        // Words over the art only where the picture filling the cover shows its subject whole: a
+        // close-up cropped to a landscape cover goes to the band or a frame instead.
         if let drawn = whole, let subject = cover.subject,
+           SubjectVisibility.shares(subject, frame: drawn.placed.frame, visible: page.intersection(ctx.pageRect), covers: []).kept >= wholeSubject,
            let choice = QuietPlacer.choose(positions: positions, text: { position in
                words(width: OverlayPlacer.spansWidth(position) ? textWidth : textWidth * OverlayPlacer.cornerShare)
            }, area: area, frame: drawn.placed.frame, subject: subject, settings: placement, palette: ctx.palette,
-              allowsVeil: allowsVeil, page: page, maxBusy: .infinity) {
+              allowsVeil: allowsVeil, page: page, maxBusy: .infinity, clearOfSubject: true) {
             let set = words(width: choice.block.width)
             ctx.append(.image(ImageBox(asset: drawn.asset, frame: drawn.placed.frame, clip: page, altText: alt)), to: index)
             if let scrim = choice.scrim { ctx.append(.fill(scrim), to: index) }
@@ -63,14 +86,14 @@ enum FullBleedTitle {
             append(set, x: choice.block.x, y: y, color: choice.textColor, on: index, ctx)
             record(drawn, subject: subject, fit: fit, covers: choice.block, position: choice.position.rawValue,
                    contrast: choice.contrast, page: page, on: index, ctx)
-            return
+            return true
         }
         // A flat band of the wash at the head, or at the foot when the subject stands high; the
         // picture fills the rest, cropped anew around its subject. A title too long for that
         // (the band would leave the picture less than half the cover, or too little to show its
         // whole subject) is first set a little smaller, down to its least share; then the picture
         // is framed whole under it on the paper, as a jacket with lettering over a plate is.
-        let least = min(scale, titleScale(ctx, width: textWidth, share: leastCapShare))
+        let least = min(scale, titleScale(ctx, width: textWidth, share: leastCapShare, role: role))
         let atFoot = (cover.subject?.box.midY ?? 1) < 0.5
         let edge = atFoot ? margins.bottom : margins.top
         // Over a picture's edge the band needs its full padding; on the paper beside a framed
@@ -101,10 +124,11 @@ enum FullBleedTitle {
         if framed, asset != nil {
             let farEdge = atFoot ? margins.top : margins.bottom
             let themeLeast = min(1, (typo.title.minSize ?? typo.title.size) / typo.title.size)
-            while ctx.height - bandHeight(set) - farEdge < ctx.height * Self.leastPlate, scale > themeLeast {
+            while ctx.height - bandHeight(set) - farEdge < ctx.height * leastPlate, scale > themeLeast {
                 set = reset(max(themeLeast, scale * 0.99))
             }
         }
+        if keepingLeastShare, scale < least * 0.999 { return false }
         let height = bandHeight(set)
         let band = atFoot ? Rect(x: page.x, y: page.maxY - height, width: page.width, height: height)
                           : Rect(x: page.x, y: page.y, width: page.width, height: height - page.y)
@@ -140,10 +164,17 @@ enum FullBleedTitle {
             record(shown.drawn, subject: subject, fit: framed ? .cover : fit, covers: band, position: atFoot ? "bottom" : "top",
                    contrast: TextContrast.ratio(ctx.palette.ink, ground), page: shown.clip, on: index, ctx)
         }
+        return true
     }
+
+    /// The share of the subject's weight a picture filling the cover shows for words to go over it.
+    static let wholeSubject = 0.97
 
     /// The least share of the cover's height a framed picture keeps beside a long title.
     static let leastPlate = 0.25
+    /// The same beside a title in the condensed face: that title has already given up width
+    /// rather than size, and its picture gives up a little more height so that it keeps its size.
+    static let leastCondensedPlate = 0.18
 
     /// The frame of a picture set on the paper beside the title's band: as large as the room
     /// inside the margins allows while at least `plateShown` of the picture's width and height
@@ -171,8 +202,8 @@ enum FullBleedTitle {
     /// How much larger than the theme's title size the title is set for its capitals to take
     /// `capShare` of the cover's height (1 when the theme's own size is large enough), held
     /// where the title's longest word still fits `width`: a word is never broken to be larger.
-    static func titleScale(_ ctx: LayoutContext, width: Double, share: Double = capShare) -> Double {
-        let role = ctx.tokens.typography.title
+    static func titleScale(_ ctx: LayoutContext, width: Double, share: Double = capShare, role: TypeRole? = nil) -> Double {
+        let role = role ?? ctx.tokens.typography.title
         let probe = ctx.setText("H", role: role, width: 10_000, alignment: .start)
         guard let cap = probe.lines.first?.ink.height, cap > 0 else { return 1 }
         let wanted = share * ctx.height / cap

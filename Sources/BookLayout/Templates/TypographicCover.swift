@@ -66,15 +66,19 @@ struct TypographicCover {
 
         // A picture book's title as large as on a picture cover, where the room allows: it may
         // take all the room between the rules, but not go under a picture cover's least size.
-        let scale = fullBleed ? max(Self.titleEnlargement, FullBleedTitle.titleScale(ctx, width: area.width)) : Self.titleEnlargement
+        var role = typo.title
+        var scale = fullBleed ? max(Self.titleEnlargement, FullBleedTitle.titleScale(ctx, width: area.width)) : Self.titleEnlargement
         let themeSmallest = (typo.title.minSize ?? typo.title.size) / typo.title.size
         var title: TextLayout
         if fullBleed {
-            let least = min(scale, max(themeSmallest, FullBleedTitle.titleScale(ctx, width: area.width, share: FullBleedTitle.leastCapShare)))
+            func leastScale() -> Double {
+                min(scale, max(themeSmallest, FullBleedTitle.titleScale(ctx, width: area.width, share: FullBleedTitle.leastCapShare, role: role)))
+            }
+            var least = leastScale()
             // The foot keeps a line and a half above the author's name; half a line is enough.
             var titleRoom: Double { room + typo.subtitle.size }
             func setDownToLeast() -> TextLayout {
-                ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: titleRoom, scale: scale,
+                ctx.setTitle(cover.title, role: role, width: area.width, maxHeight: titleRoom, scale: scale,
                              smallestScale: least, alignment: .center)
             }
             title = setDownToLeast()
@@ -83,10 +87,17 @@ struct TypographicCover {
                 ruleGap = typo.title.size * 0.2
                 title = setDownToLeast()
             }
+            // Then the theme's condensed face, as a jacket letters a long title.
+            if title.height > titleRoom, let condensed = typo.title.condensedRole {
+                role = condensed
+                scale = max(Self.titleEnlargement, FullBleedTitle.titleScale(ctx, width: area.width, role: role))
+                least = leastScale()
+                title = setDownToLeast()
+            }
             // A title too long for the room even at a picture cover's least size goes smaller,
             // down to the theme's own least, rather than into the author's name.
             if title.height > titleRoom {
-                title = ctx.setTitle(cover.title, role: typo.title, width: area.width, maxHeight: room, scale: least,
+                title = ctx.setTitle(cover.title, role: role, width: area.width, maxHeight: room, scale: least,
                                      smallestScale: themeSmallest, alignment: .center)
             }
         } else {
