@@ -38,6 +38,8 @@ def sheet(binary, printer, trim, theme, title=None):
     book["theme"] = theme
     if title:
         book["title"] = title
+        if isinstance(book.get("cover"), dict):
+            book["cover"]["title"] = title
     with open(path, "w") as f:
         json.dump(book, f)
     pdf = os.path.join(folder, "sheet.pdf")
