@@ -22,7 +22,7 @@ enum FullBleedTitle {
     /// beside a picture) is set in the theme's condensed face instead, where it has one.
     static func place(on index: Int, page: Rect, asset: ImageAsset?, fit: PictureFit, alt: String?, _ ctx: LayoutContext) {
         let role = ctx.tokens.typography.title
-        if let condensed = role.condensedRole {
+        if let condensed = ctx.condensedRole(of: role, for: ctx.book.cover.title) {
             if place(on: index, page: page, asset: asset, fit: fit, alt: alt, role: role, keepingLeastShare: true,
                      leastPlate: leastPlate, ctx) { return }
             place(on: index, page: page, asset: asset, fit: fit, alt: alt, role: condensed, keepingLeastShare: false,
@@ -45,6 +45,10 @@ enum FullBleedTitle {
         let textWidth = ctx.width - margins.inner - margins.outer
         let area = Rect(x: margins.inner, y: margins.top, width: textWidth, height: ctx.height - margins.top - margins.bottom)
         var scale = titleScale(ctx, width: textWidth, role: role)
+        // The least share whatever the words: a long word that holds the theme's face under it
+        // ("Lighthouse" in a wide serif) is as good a reason for the condensed face as many words.
+        let leastShare = titleScale(ctx, width: textWidth, share: leastCapShare, role: role, heldByLongestWord: false)
+        if keepingLeastShare, scale < leastShare * 0.999 { return false }
         func placed(in rect: Rect) -> (asset: ImageAsset, placed: SubjectCrop.Placement)? {
             asset.map { ($0, SubjectCrop.place(width: Double($0.info.orientedWidth), height: Double($0.info.orientedHeight),
                                                in: rect, subject: cover.subject, fit: fit)) }
@@ -202,11 +206,13 @@ enum FullBleedTitle {
     /// How much larger than the theme's title size the title is set for its capitals to take
     /// `capShare` of the cover's height (1 when the theme's own size is large enough), held
     /// where the title's longest word still fits `width`: a word is never broken to be larger.
-    static func titleScale(_ ctx: LayoutContext, width: Double, share: Double = capShare, role: TypeRole? = nil) -> Double {
+    static func titleScale(_ ctx: LayoutContext, width: Double, share: Double = capShare, role: TypeRole? = nil,
+                           heldByLongestWord: Bool = true) -> Double {
         let role = role ?? ctx.tokens.typography.title
         let probe = ctx.setText("H", role: role, width: 10_000, alignment: .start)
         guard let cap = probe.lines.first?.ink.height, cap > 0 else { return 1 }
         let wanted = share * ctx.height / cap
+        guard heldByLongestWord else { return max(1, wanted) }
         let words: [Substring] = ctx.book.cover.title.split(whereSeparator: { $0.isWhitespace })
         let longest = words.max { $0.count < $1.count }.map(String.init) ?? ""
         let wordWidth = ctx.setText(longest, role: role, width: 10_000, alignment: .start).lines.map(\.width).max() ?? 0
@@ -234,5 +240,17 @@ enum FullBleedTitle {
         record.measure(subject, frame: drawn.placed.frame, visible: visible, covers: [block])
         record.textContrast = contrast
         ctx.pages[index].art.append(record)
+    }
+}
+
+extension LayoutContext {
+    /// The role's condensed face for `text`, when the role has one and it draws every character of
+    /// the text itself: a face without the title's script (Japanese in a Latin narrow face) would
+    /// hand it to a fallback face that is no narrower.
+    func condensedRole(of role: TypeRole, for text: String) -> TypeRole? {
+        guard let condensed = role.condensedRole,
+              let file = typesetter.fonts.resolvedFile(family: condensed.family, weight: condensed.weight, italic: condensed.italic,
+                                                       language: book.language) else { return nil }
+        return setText(text, role: condensed, width: 100_000).fontFiles == [file] ? condensed : nil
     }
 }

@@ -75,6 +75,17 @@ struct TypographicCover {
                 min(scale, max(themeSmallest, FullBleedTitle.titleScale(ctx, width: area.width, share: FullBleedTitle.leastCapShare, role: role)))
             }
             var least = leastScale()
+            func useCondensed(_ condensed: TypeRole) {
+                role = condensed
+                scale = max(Self.titleEnlargement, FullBleedTitle.titleScale(ctx, width: area.width, role: role))
+                least = leastScale()
+            }
+            // A word too long for the theme's face at its least share takes the condensed face
+            // from the start.
+            let heldByWord = FullBleedTitle.titleScale(ctx, width: area.width, share: FullBleedTitle.leastCapShare, role: role)
+                < FullBleedTitle.titleScale(ctx, width: area.width, share: FullBleedTitle.leastCapShare, role: role, heldByLongestWord: false) * 0.999
+            let condensed = ctx.condensedRole(of: typo.title, for: cover.title)
+            if heldByWord, let condensed { useCondensed(condensed) }
             // The foot keeps a line and a half above the author's name; half a line is enough.
             var titleRoom: Double { room + typo.subtitle.size }
             func setDownToLeast() -> TextLayout {
@@ -88,10 +99,8 @@ struct TypographicCover {
                 title = setDownToLeast()
             }
             // Then the theme's condensed face, as a jacket letters a long title.
-            if title.height > titleRoom, let condensed = typo.title.condensedRole {
-                role = condensed
-                scale = max(Self.titleEnlargement, FullBleedTitle.titleScale(ctx, width: area.width, role: role))
-                least = leastScale()
+            if title.height > titleRoom, role != condensed, let condensed {
+                useCondensed(condensed)
                 title = setDownToLeast()
             }
             // A title too long for the room even at a picture cover's least size goes smaller,
