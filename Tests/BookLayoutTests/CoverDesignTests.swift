@@ -205,6 +205,26 @@ import BookRenderKit
         }
     }
 
+    /// A long title takes the theme's condensed face only where the font set has it: a book whose
+    /// tokens name a face the set lacks keeps the theme's own face (set smaller), not the default
+    /// face the unknown name would fall to.
+    @Test func anUnknownCondensedFaceIsNotUsed() throws {
+        let folder = try temporaryDirectory("cover-condensed")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func titleFamily(_ tokens: String) throws -> String {
+            let json = """
+                {"schema": 1, "kind": "storybook", "language": "en", "theme": "picture-book", \(tokens)
+                 "title": "The Night the Little Red Fox Walked All the Way Home Alone", "author": "June Harrow",
+                 "pages": [{"type": "text", "text": "The end of the day."}]}
+                """
+            try Data(json.utf8).write(to: folder.appendingPathComponent("book.json"))
+            let cover = try #require(try TestBooks.open(folder.appendingPathComponent("book.json")).layout().pages.first)
+            return try #require(cover.textBoxes.first { $0.structure == .title }).layout.style.family
+        }
+        #expect(try titleFamily("") == "Nimbus Sans Narrow")
+        #expect(try titleFamily(#""tokens": {"typography": {"title": {"condensed": {"family": "No Such Face"}}}},"#) == "Andika")
+    }
+
     /// On a pocket-sized trim a long title beside a close-up would leave no room for the picture:
     /// the title is set smaller, down to the theme's least size, and the picture stays on the
     /// cover (it was once left off there).

@@ -244,11 +244,12 @@ enum FullBleedTitle {
 }
 
 extension LayoutContext {
-    /// The role's condensed face for `text`, when the role has one and it draws every character of
-    /// the text itself: a face without the title's script (Japanese in a Latin narrow face) would
-    /// hand it to a fallback face that is no narrower.
+    /// The role's condensed face for `text`, when the role has one, the font set holds it (an
+    /// unknown family would be set in the default face, no narrower) and it draws every character
+    /// of the text itself (a face without the title's script, Japanese in a Latin narrow face,
+    /// would hand it to a fallback face).
     func condensedRole(of role: TypeRole, for text: String) -> TypeRole? {
-        guard let condensed = role.condensedRole,
+        guard let condensed = role.condensedRole, typesetter.fonts.hasFamily(condensed.family),
               let file = typesetter.fonts.resolvedFile(family: condensed.family, weight: condensed.weight, italic: condensed.italic,
                                                        language: book.language) else { return nil }
         return setText(text, role: condensed, width: 100_000).fontFiles == [file] ? condensed : nil
