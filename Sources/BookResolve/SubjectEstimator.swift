@@ -96,16 +96,10 @@ public enum SubjectEstimator {
             var added: [Int] = []
             var stack = cells
             while let i = stack.popLast() {
-                let x = i % w, y = i / w
-                for dy in -1...1 {
-                    for dx in -1...1 {
-                        let xx = x + dx, yy = y + dy
-                        guard xx >= 0, xx < w, yy >= 0, yy < h else { continue }
-                        let j = yy * w + xx
-                        guard !taken.contains(j), s[j] >= low else { continue }
-                        excess[j] = max(excess[j], median * (s[j] - low) / (threshold - low))
-                        taken.insert(j); added.append(j); stack.append(j)
-                    }
+                SubjectRegions.forEachNeighbour(of: i, width: w, height: h) { j in
+                    guard !taken.contains(j), s[j] >= low else { return }
+                    excess[j] = max(excess[j], median * (s[j] - low) / (threshold - low))
+                    taken.insert(j); added.append(j); stack.append(j)
                 }
             }
             var rows: [Int: (Int, Int)] = [:]

@@ -26,14 +26,8 @@ enum SubjectRegions {
             label[start] = regions.count
             while let i = stack.popLast() {
                 cells.append(i)
-                let x = i % w, y = i / w
-                for dy in -1...1 {
-                    for dx in -1...1 {
-                        let xx = x + dx, yy = y + dy
-                        guard xx >= 0, xx < w, yy >= 0, yy < h else { continue }
-                        let j = yy * w + xx
-                        if excess[j] > 0 && label[j] < 0 { label[j] = regions.count; stack.append(j) }
-                    }
+                forEachNeighbour(of: i, width: w, height: h) { j in
+                    if excess[j] > 0 && label[j] < 0 { label[j] = regions.count; stack.append(j) }
                 }
             }
             cells.sort()
@@ -52,6 +46,15 @@ enum SubjectRegions {
         return regions.enumerated().sorted { a, b in
             a.element.score != b.element.score ? a.element.score > b.element.score : a.offset < b.offset
         }.map(\.element)
+    }
+
+    /// Calls `body` with cell `i` and each of its eight neighbours inside the `width` × `height`
+    /// grid (touching, diagonals too), row by row.
+    static func forEachNeighbour(of i: Int, width w: Int, height h: Int, _ body: (Int) -> Void) {
+        let x = i % w, y = i / w
+        for yy in max(0, y - 1)...min(h - 1, y + 1) {
+            for xx in max(0, x - 1)...min(w - 1, x + 1) { body(yy * w + xx) }
+        }
     }
 
     /// A sun or moon: at least this bright (luma, 0…1) and brighter than what lies around it.

@@ -144,18 +144,17 @@ import BookRenderKit
     func everyPictureBookThemeSetsItsTitleAsAJacket(_ theme: String) throws {
         let folder = try temporaryDirectory("cover-\(theme)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try NightScenes.night(width: 1200, height: 1200, figure: SceneFigure(x: 600, foot: 1120, height: 240), moon: (950, 700))
-            .write(to: folder.appendingPathComponent("sky.png"))
-        try NightScenes.night(width: 900, height: 1200, figure: SceneFigure(x: 450, foot: 1170, height: 1000))
-            .write(to: folder.appendingPathComponent("close.png"))
-        try NightScenes.night(width: 1200, height: 900, figure: SceneFigure(x: 600, foot: 520, height: 440))
-            .write(to: folder.appendingPathComponent("high.png"))
-        let titles = ["Moon", "The Night the Little Red Fox Walked All the Way Home Alone",
-                      "Luna and the Festival of Lights"]
-        let trims: [String?] = [nil, "8.5in/8.5in", "8in/10in", "7.5in/10in", "8.5in/11in", "11in/8.5in"]
+        // Each scene's figure, and the picture's size in pixels, for where it is drawn on a cover.
         let figures = ["sky.png": (SceneFigure(x: 600, foot: 1120, height: 240), (1200.0, 1200.0)),
                        "close.png": (SceneFigure(x: 450, foot: 1170, height: 1000), (900.0, 1200.0)),
                        "high.png": (SceneFigure(x: 600, foot: 520, height: 440), (1200.0, 900.0))]
+        for (name, (figure, pixels)) in figures {
+            try NightScenes.night(width: Int(pixels.0), height: Int(pixels.1), figure: figure, moon: name == "sky.png" ? (950, 700) : nil)
+                .write(to: folder.appendingPathComponent(name))
+        }
+        let titles = ["Moon", "The Night the Little Red Fox Walked All the Way Home Alone",
+                      "Luna and the Festival of Lights"]
+        let trims: [String?] = [nil, "8.5in/8.5in", "8in/10in", "7.5in/10in", "8.5in/11in", "11in/8.5in"]
         let themeFace = try Theme.load(named: theme, from: Repository.resources.templates).tokens(overriddenBy: nil).typography.title.family
         for picture in ["sky.png", "close.png", "high.png", nil] {
             for trim in trims {
