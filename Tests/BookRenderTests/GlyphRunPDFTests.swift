@@ -10,11 +10,10 @@ import BookRenderKit
 /// be the ones Pango's own cairo renderer draws, at the same places: poppler draws both PDFs to
 /// the same pixels, for every golden case (so in every script the goldens cover).
 ///
-/// One golden at a time: cairo 1.16 keeps at most ten FreeType faces open and, to open another,
-/// closes one it finds unlocked without taking that face's lock, so a thread about to use it gets
-/// a freed face (`_cairo_ft_unscaled_font_lock_face`). The goldens drawn at once, in Latin,
-/// Hebrew, Arabic, CJK and emoji fonts, open more than ten (see README, Known limits).
-@Suite(.serialized) struct GlyphRunPDFTests {
+/// The goldens are drawn side by side, in Latin, Hebrew, Arabic, CJK and emoji fonts, more than the
+/// ten FreeType faces cairo 1.16 keeps open: the test process's font set holds every face it has
+/// (`FontLibrary.holdsEveryFace`), so cairo never closes one a thread is drawing with.
+@Suite struct GlyphRunPDFTests {
     @Test(arguments: GoldenCase.all)
     func glyphRunsDrawThePDFPangoDraws(_ golden: GoldenCase) throws {
         let book = golden.input
