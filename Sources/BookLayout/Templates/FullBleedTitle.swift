@@ -22,15 +22,19 @@ enum FullBleedTitle {
     /// beside a picture) is set in the theme's condensed face instead, where it has one.
     static func place(on index: Int, page: Rect, asset: ImageAsset?, fit: PictureFit, alt: String?, _ ctx: LayoutContext) {
         let role = ctx.tokens.typography.title
-        if let condensed = ctx.condensedRole(of: role, for: ctx.book.cover.title) {
+        // Whether the condensed face can set the title costs a font load and a layout: asked only
+        // once the theme's own face has failed.
+        if role.condensedRole != nil {
             if place(on: index, page: page, asset: asset, fit: fit, alt: alt, role: role, keepingLeastShare: true,
                      leastPlate: leastPlate, ctx) { return }
-            place(on: index, page: page, asset: asset, fit: fit, alt: alt, role: condensed, keepingLeastShare: false,
-                  leastPlate: leastCondensedPlate, ctx)
-        } else {
-            place(on: index, page: page, asset: asset, fit: fit, alt: alt, role: role, keepingLeastShare: false,
-                  leastPlate: leastPlate, ctx)
+            if let condensed = ctx.condensedRole(of: role, for: ctx.book.cover.title) {
+                place(on: index, page: page, asset: asset, fit: fit, alt: alt, role: condensed, keepingLeastShare: false,
+                      leastPlate: leastCondensedPlate, ctx)
+                return
+            }
         }
+        place(on: index, page: page, asset: asset, fit: fit, alt: alt, role: role, keepingLeastShare: false,
+              leastPlate: leastPlate, ctx)
     }
 
     /// Places the picture and the words with the title in `role`, a framed picture keeping

@@ -84,7 +84,8 @@ struct TypographicCover {
             // from the start.
             let heldByWord = FullBleedTitle.titleScale(ctx, width: area.width, share: FullBleedTitle.leastCapShare, role: role)
                 < FullBleedTitle.titleScale(ctx, width: area.width, share: FullBleedTitle.leastCapShare, role: role, heldByLongestWord: false) * 0.999
-            let condensed = ctx.condensedRole(of: typo.title, for: cover.title)
+            // Looked up only when one of the two tests below needs it (a font load and a layout).
+            lazy var condensed = ctx.condensedRole(of: typo.title, for: cover.title)
             if heldByWord, let condensed { useCondensed(condensed) }
             // The foot keeps a line and a half above the author's name; half a line is enough.
             var titleRoom: Double { room + typo.subtitle.size }
