@@ -19,13 +19,21 @@ struct PictureText {
 
     static func set(heading: String?, caption: String?, body: String?, width: Double, _ ctx: LayoutContext) -> PictureText {
         let typo = ctx.tokens.typography
-        let h = heading.map { ctx.setText($0, role: typo.chapterTitle, width: width, alignment: .center) }
-        let c = caption.map { ctx.setText($0, role: typo.caption, width: width) }
-        let b = body.map { ctx.setText($0, role: typo.body, width: width) }
+        let parts = requests(heading: heading, caption: caption, body: body, width: width, ctx)
+        let h = parts.heading.map(ctx.setText), c = parts.caption.map(ctx.setText), b = parts.body.map(ctx.setText)
         let gap = typo.body.size * 0.5
-        let parts = [h, c, b].compactMap { $0 }
-        let height = parts.reduce(0) { $0 + $1.height } + Double(max(0, parts.count - 1)) * gap
+        let set = [h, c, b].compactMap { $0 }
+        let height = set.reduce(0) { $0 + $1.height } + Double(max(0, set.count - 1)) * gap
         return PictureText(heading: h, caption: c, body: b, width: width, height: height, gap: gap, pad: typo.body.size * 0.8)
+    }
+
+    /// The texts `set` asks the typesetter for (see `TextPrefetch`).
+    static func requests(heading: String?, caption: String?, body: String?, width: Double, _ ctx: LayoutContext)
+        -> (heading: TextRequest?, caption: TextRequest?, body: TextRequest?) {
+        let typo = ctx.tokens.typography
+        return (heading.map { ctx.request($0, role: typo.chapterTitle, width: width, alignment: .center) },
+                caption.map { ctx.request($0, role: typo.caption, width: width) },
+                body.map { ctx.request($0, role: typo.body, width: width) })
     }
 
     /// The widest a block over a picture is set: the theme's ideal measure (a picture book's short

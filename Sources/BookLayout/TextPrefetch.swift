@@ -4,7 +4,8 @@ import BookResolve
 /// Lays out a book's long texts (text pages, chapter bodies) on helper threads while the page pass
 /// runs: shaping and breaking tens of thousands of words is most of a memoir's layout time, and
 /// each text's layout depends only on the text, its style and the column width, not on the pages
-/// before it. The helpers take the texts in book order; the page pass takes each as it is finished,
+/// before it. So do the words of a picture book's pages, short but many, each set at every measure
+/// its page tries and balanced when centred: most of a picture book's layout time. The helpers take the texts in book order; the page pass takes each as it is finished,
 /// and lays out one still waiting for a helper itself rather than sit idle, so pages (and the PDF
 /// drawn from them as they come) follow the helpers closely.
 ///
@@ -14,19 +15,24 @@ import BookResolve
 /// pass. The layouts are the same whichever thread makes them, so the output does not depend on
 /// the number of threads.
 enum TextPrefetch {
-    /// Texts shorter than this are laid out where they are needed: not worth a hand-over.
+    /// Texts shorter than this are laid out where they are needed: not worth a hand-over. A picture
+    /// page's words are the exception: they are set at more than one measure (`wordsAhead`).
     static let minimumBytes = 2_000
     /// Below this much text in all, one thread does it faster than starting another.
     static let minimumTotalBytes = 40_000
 
-    /// The long texts `BookLayouter` will ask for, in the order it asks for them.
+    /// The long texts `BookLayouter` will ask for, and the words of picture pages, which it sets at
+    /// more than one measure while it looks for their place: in the order it asks for them.
     static func requests(_ book: ResolvedBook, typesetter: Typesetter,
                          measureInset: (inner: Double, outer: Double) = (0, 0)) -> [TextRequest] {
         let ctx = LayoutContext(book: book, typesetter: typesetter)
         ctx.measureInset = measureInset
         var seen = Set<TextRequest>()
-        return book.pages.compactMap { TemplateRegistry.template(for: $0.page).textAhead($0, ctx) }
-            .filter { $0.text.utf8.count >= minimumBytes && seen.insert($0).inserted }
+        return book.pages.flatMap { page in
+            let template = TemplateRegistry.template(for: page.page)
+            return [template.textAhead(page, ctx)].compactMap { $0 }.filter { $0.text.utf8.count >= minimumBytes }
+                + template.wordsAhead(page, ctx)
+        }.filter { seen.insert($0).inserted }
     }
 
     /// Starts laying out `requests` on helper threads, `threads` in all counting this one, and
@@ -36,7 +42,9 @@ enum TextPrefetch {
     /// queue lets go of a layout once it has handed it over, so a long book's texts are not all
     /// held to the end.
     static func start(_ requests: [TextRequest], on typesetter: Typesetter, threads: Int, glyphsOnly: Bool = false) {
-        let total = requests.reduce(0) { $0 + $1.text.utf8.count }
+        // A short text costs more than its bytes say: a layout's fixed cost, tried at each measure,
+        // and set again to balance centred lines. Each counts as a text at the hand-over size.
+        let total = requests.reduce(0) { $0 + max($1.text.utf8.count, minimumBytes) }
         let helpers = min(threads, requests.count, max(1, total / (minimumTotalBytes / 2))) - 1
         guard helpers > 0 else { return }
         let queue = PreparedTexts(requests, forgettingHandedOut: glyphsOnly)
@@ -74,6 +82,11 @@ final class PreparedTexts: @unchecked Sendable {
     /// Drops a layout from `ready` once `layout(_:make:)` hands it out: a text asked for again is
     /// laid out again.
     private let forgetsHandedOut: Bool
+
+    /// How many times the page pass got a text laid out ahead: a template asking for its words
+    /// otherwise than its `textAhead` or `wordsAhead` said would leave this short.
+    var handedOutCount: Int { condition.withLock { handedOut } }
+    private var handedOut = 0
 
     init(_ requests: [TextRequest], forgettingHandedOut: Bool = false) {
         waiting = requests
@@ -122,6 +135,7 @@ final class PreparedTexts: @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             if let layout = ready[request] {
+                handedOut += 1
                 if forgetsHandedOut {
                     ready[request] = nil
                     pending.remove(request)

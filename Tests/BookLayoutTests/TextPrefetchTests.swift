@@ -119,3 +119,41 @@ import BookRenderKit
         func get(_ i: Int) -> [String] { lock.withLock { values[i] } }
     }
 }
+
+/// A picture book's words are laid out ahead too: each page sets them at every measure it tries
+/// for them, over the art and beside it, and those are the texts the helpers make.
+@Suite struct PictureWordsAheadTests {
+    @Test func everyPicturePageGetsItsWordsFromTheHelpers() throws {
+        let document = try TestBooks.open(Repository.samples.appendingPathComponent("storybook/book.json"))
+        var book = document.book
+        // Many picture pages with words, each its own: as a long picture book has.
+        let pictures = book.pages.filter { if case .illustration(let p) = $0.content { p.image != nil } else { false } }
+        try #require(!pictures.isEmpty)
+        book.pages = (0..<24).map { i in
+            guard case .illustration(var page) = pictures[i % pictures.count].content else { fatalError() }
+            page.caption = nil
+            page.text = sampleProse(paragraphs: 1, seed: UInt64(i + 1)).split(separator: ".").prefix(2).joined(separator: ".") + "."
+            return Page(page)
+        }
+        var copy = document
+        copy.book = book
+        let resolved = try copy.resolve()
+        let requests = TextPrefetch.requests(resolved, typesetter: try TestFonts.typesetter())
+        #expect(requests.count >= 24, "each page's words at least at one measure")
+
+        func layOut(threads: Int) throws -> (pages: [[String]], handedOut: Int) {
+            let typesetter = try TestFonts.typesetter()
+            let tree = BookLayouter(typesetter: typesetter, textThreads: threads).layout(resolved)
+            let pages = tree.pages.map { page in page.items.flatMap { item -> [String] in
+                guard case .text(let box) = item else { return [] }
+                return box.lines.map { box.layout.lines[$0].text }
+            } }
+            return (pages, typesetter.prepared?.handedOutCount ?? 0)
+        }
+        let alone = try layOut(threads: 1), helped = try layOut(threads: 2)
+        #expect(helped.pages == alone.pages, "the same lines on the same pages")
+        #expect(alone.handedOut == 0)
+        // Every text the queue held was asked for by the page pass, as it was laid out ahead.
+        #expect(helped.handedOut >= requests.count, "\(helped.handedOut) of \(requests.count) texts laid out ahead were used")
+    }
+}

@@ -43,6 +43,27 @@ struct IllustrationTemplate: PageTemplate {
 
     private var altText: String? { AltText.first(illustration.caption, illustration.scene, illustration.text) }
 
+    /// The words at the measures `fitsOnePage` and `overArt` set them at. A heading carried from a
+    /// chapter opening is left to the page pass: it is known only there.
+    func wordsAhead(_ page: ResolvedPage, _ ctx: LayoutContext) -> [TextRequest] {
+        let caption = illustration.caption.flatMap { $0.isEmpty ? nil : $0 }, body = illustration.text.flatMap { $0.isEmpty ? nil : $0 }
+        guard caption != nil || body != nil else { return [] }
+        let column = ctx.contentRect(for: ctx.nextNumber).width
+        var widths = [PictureText.measureWidth(ctx, column: column)]
+        if let over = ctx.tokens.templates.illustration.over, (illustration.fit ?? .cover) == .cover,
+           case .asset = page.image, page.subject != nil {
+            for position in over.candidates(allowed: TextPosition.overlays) {
+                let share = OverlayPlacer.spansWidth(position) ? 1 : OverlayPlacer.cornerShare
+                let width = PictureText.measureWidth(ctx, column: column, share: share)
+                if !widths.contains(width) { widths.append(width) }
+            }
+        }
+        return widths.flatMap { width in
+            let parts = PictureText.requests(heading: nil, caption: caption, body: body, width: width, ctx)
+            return [parts.caption, parts.body].compactMap { $0 }
+        }
+    }
+
     /// Whether the words fit the largest band the theme allows at the body size.
     func fitsOnePage(_ words: Words, _ ctx: LayoutContext) -> Bool {
         guard !words.isEmpty else { return true }
