@@ -10,6 +10,12 @@ import BookResolve
 /// converted to PDF/X-1a (`CMYKConverter`), all in this process. Every step writes beside the
 /// target and renames, so the target is either the old file or the finished new one.
 public enum PrintPDF {
+    /// Whether the finishing frees the document it read (qpdf's objects for every page and
+    /// structure element: as long to free as to finish, for a long book). A process that ends once
+    /// its one export is written may leave them to the operating system; one that goes on (a
+    /// service, a batch, `watch`) must not.
+    nonisolated(unsafe) public static var freesFinishedDocuments = true
+
     /// `threads`: 1 keeps the drawing's work on this thread.
     /// `tagged`: with the logical structure readers of accessible PDFs use (`StructureTags`).
     /// `attachments`: embedded only without a profile (PDF/X forbids them).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import BookRenderKit
+import BookRender
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -117,6 +118,9 @@ struct Export: ParsableCommand {
                 : URL(fileURLWithPath: book)
             // Interrupted while filling: the pictures made are kept, the book is not rendered.
             if fillMissing { Interruption.endIfFinishRequested() }
+            // The PDF is the last thing written, and the process ends with it: what the finishing
+            // read is left to the system to free, with everything else.
+            PrintPDF.freesFinishedDocuments = png != nil || epub != nil
             let exported = try BookDocument.open(file, settings: settings).export(options)
             for finding in exported.findings {
             progressLine.clear()

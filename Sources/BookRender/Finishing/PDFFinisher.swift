@@ -59,12 +59,18 @@ public enum PDFFinisher {
     }
 
     /// Frees a document (qpdf's objects for every page and stream of a long book) on another
-    /// thread.
+    /// thread; or keeps it for the process to end with (`PrintPDF.freesFinishedDocuments`).
     private final class DocumentRelease: @unchecked Sendable {
         private var doc: QPDFDocument?
         private let group = DispatchGroup()
+        nonisolated(unsafe) private static var keptToExit: [QPDFDocument] = []
+        private static let keeping = NSLock()
 
         func start(_ doc: QPDFDocument) {
+            guard PrintPDF.freesFinishedDocuments else {
+                Self.keeping.withLock { Self.keptToExit.append(doc) }
+                return
+            }
             self.doc = doc
             DispatchQueue.global().async(group: group) { self.doc = nil }
         }
