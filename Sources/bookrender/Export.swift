@@ -123,7 +123,7 @@ struct Export: ParsableCommand {
             PrintPDF.freesFinishedDocuments = png != nil || epub != nil
             let exported = try BookDocument.open(file, settings: settings).export(options)
             for finding in exported.findings {
-            progressLine.clear()
+                progressLine.clear()
                 Console.error(finding.stage == .preflight ? "preflight \(finding)" : "\(finding)")
                 eventLines?.emit("warning", ["message": "\(finding)", "kind": finding.kind, "pages": finding.pages, "jsonPath": finding.jsonPath])
             }
