@@ -5,9 +5,10 @@ import BookResolve
 /// runs: shaping and breaking tens of thousands of words is most of a memoir's layout time, and
 /// each text's layout depends only on the text, its style and the column width, not on the pages
 /// before it. So do the words of a picture book's pages, short but many, each set at every measure
-/// its page tries and balanced when centred: most of a picture book's layout time. The helpers take the texts in book order; the page pass takes each as it is finished,
-/// and lays out one still waiting for a helper itself rather than sit idle, so pages (and the PDF
-/// drawn from them as they come) follow the helpers closely.
+/// its page tries and balanced when centred: most of a picture book's layout time. The helpers
+/// take the texts in book order; the page pass takes each as it is finished, and lays out one
+/// still waiting for a helper itself rather than sit idle, so pages (and the PDF drawn from them
+/// as they come) follow the helpers closely.
 ///
 /// Each helper thread has a Typesetter of its own (Pango objects are never used by two threads at
 /// once). A helper hands over a layout only with its glyph runs made, so it can be drawn without

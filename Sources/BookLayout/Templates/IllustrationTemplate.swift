@@ -18,8 +18,7 @@ struct IllustrationTemplate: PageTemplate {
     func layout(_ page: ResolvedPage, _ ctx: LayoutContext) {
         let heading = ctx.carriedHeading
         ctx.carriedHeading = nil
-        let words = Words(heading: heading, caption: illustration.caption.flatMap { $0.isEmpty ? nil : $0 },
-                          body: illustration.text.flatMap { $0.isEmpty ? nil : $0 })
+        let words = words(heading: heading)
         // Words taller than a band may still stand over a tall quiet part of the art (a wide sky).
         let fits = words.isEmpty || fitsOnePage(words, ctx) || overArt(page, words, number: ctx.nextNumber, ctx) != nil
         let arrangement = ctx.plan.arrangements[page.index] ?? (fits ? .single : .facingText)
@@ -43,23 +42,36 @@ struct IllustrationTemplate: PageTemplate {
 
     private var altText: String? { AltText.first(illustration.caption, illustration.scene, illustration.text) }
 
+    private func words(heading: String?) -> Words {
+        Words(heading: heading, caption: illustration.caption.flatMap { $0.isEmpty ? nil : $0 },
+              body: illustration.text.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// The theme's settings for words over the art, when this page's picture may take them: a
+    /// picture that covers the page, with a subject to keep clear.
+    private func overSettings(_ page: ResolvedPage, _ ctx: LayoutContext) -> TextPlacementSettings? {
+        guard (illustration.fit ?? .cover) == .cover, case .asset = page.image, page.subject != nil else { return nil }
+        return ctx.tokens.templates.illustration.over
+    }
+
+    /// The measure the words are set at over the art in `position`, in a column `column` wide.
+    private static func overArtWidth(_ position: TextPosition, column: Double, _ ctx: LayoutContext) -> Double {
+        PictureText.measureWidth(ctx, column: column, share: OverlayPlacer.spansWidth(position) ? 1 : OverlayPlacer.cornerShare)
+    }
+
     /// The words at the measures `fitsOnePage` and `overArt` set them at. A heading carried from a
     /// chapter opening is left to the page pass: it is known only there.
     func wordsAhead(_ page: ResolvedPage, _ ctx: LayoutContext) -> [TextRequest] {
-        let caption = illustration.caption.flatMap { $0.isEmpty ? nil : $0 }, body = illustration.text.flatMap { $0.isEmpty ? nil : $0 }
-        guard caption != nil || body != nil else { return [] }
+        let words = words(heading: nil)
+        guard !words.isEmpty else { return [] }
         let column = ctx.contentRect(for: ctx.nextNumber).width
         var widths = [PictureText.measureWidth(ctx, column: column)]
-        if let over = ctx.tokens.templates.illustration.over, (illustration.fit ?? .cover) == .cover,
-           case .asset = page.image, page.subject != nil {
-            for position in over.candidates(allowed: TextPosition.overlays) {
-                let share = OverlayPlacer.spansWidth(position) ? 1 : OverlayPlacer.cornerShare
-                let width = PictureText.measureWidth(ctx, column: column, share: share)
-                if !widths.contains(width) { widths.append(width) }
-            }
+        for position in overSettings(page, ctx)?.candidates(allowed: TextPosition.overlays) ?? [] {
+            let width = Self.overArtWidth(position, column: column, ctx)
+            if !widths.contains(width) { widths.append(width) }
         }
         return widths.flatMap { width in
-            let parts = PictureText.requests(heading: nil, caption: caption, body: body, width: width, ctx)
+            let parts = PictureText.requests(heading: nil, caption: words.caption, body: words.body, width: width, ctx)
             return [parts.caption, parts.body].compactMap { $0 }
         }
     }
@@ -77,15 +89,14 @@ struct IllustrationTemplate: PageTemplate {
     private func overArt(_ page: ResolvedPage, _ words: Words, number: Int, _ ctx: LayoutContext)
         -> (choice: QuietPlacer.Choice, text: PictureText, placed: SubjectCrop.Placement, asset: ImageAsset)? {
         let fit = illustration.fit ?? .cover
-        guard !words.isEmpty, let over = ctx.tokens.templates.illustration.over, fit == .cover,
-              case .asset(let asset) = page.image, let subject = page.subject else { return nil }
+        guard !words.isEmpty, let over = overSettings(page, ctx), case .asset(let asset) = page.image,
+              let subject = page.subject else { return nil }
         let bleed = ctx.bleedRect(for: number), content = ctx.contentRect(for: number)
         let placed = SubjectCrop.place(width: Double(asset.info.orientedWidth), height: Double(asset.info.orientedHeight),
                                        in: bleed, subject: subject, fit: fit)
         var texts: [Double: PictureText] = [:]
         func text(_ position: TextPosition) -> PictureText {
-            let width = PictureText.measureWidth(ctx, column: content.width,
-                                                 share: OverlayPlacer.spansWidth(position) ? 1 : OverlayPlacer.cornerShare)
+            let width = Self.overArtWidth(position, column: content.width, ctx)
             if let made = texts[width] { return made }
             let made = PictureText.set(heading: words.heading, caption: words.caption, body: words.body, width: width, ctx)
             texts[width] = made
