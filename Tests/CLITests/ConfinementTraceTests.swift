@@ -63,7 +63,10 @@ import BookLayout
         }
         var opened = Set<String>()
         let files = try FileManager.default.contentsOfDirectory(atPath: work.tmp.path).filter { $0.hasPrefix("trace.") }
-        let lines = try files.flatMap { try String(contentsOfFile: work.tmp.path + "/" + $0, encoding: .utf8).split(separator: "\n") }
+        // Each line with the name of its file (`trace.<pid>`): which process opened what.
+        let lines = try files.sorted().flatMap { file in
+            try String(contentsOfFile: work.tmp.path + "/" + file, encoding: .utf8).split(separator: "\n").map { Substring("\(file): \($0)") }
+        }
         for line in lines {
             // "= 5</real/path>" at the end of a successful open.
             guard let range = line.range(of: #"= [0-9]+<(.*)>$"#, options: .regularExpression) else { continue }
@@ -100,14 +103,18 @@ import BookLayout
         return (prefixes, files)
     }
 
-    func expectOnlyAllowed(_ opened: Set<String>, _ work: Work) throws {
+    /// `lines`: the trace, for a failure to show which process opened a path it should not have.
+    func expectOnlyAllowed(_ opened: Set<String>, _ work: Work, lines: [Substring]) throws {
         let (prefixes, files) = try Self.allowed()
         let mine = [work.book, work.out, work.tmp].map { $0.path }
         let stray = opened.filter { path in
             !files.contains(path) && !prefixes.contains { path.hasPrefix($0) }
                 && !mine.contains { path == $0 || path.hasPrefix($0 + "/") }
         }
-        #expect(stray.isEmpty, "opened outside the book's folder and bookrender's own files: \(stray.sorted())")
+        #expect(stray.isEmpty, """
+            opened outside the book's folder and bookrender's own files: \(stray.sorted())
+            \(stray.sorted().flatMap { path in lines.filter { $0.hasSuffix("<\(path)>") }.prefix(3) }.joined(separator: "\n"))
+            """)
         let outside = opened.filter { $0 == work.outside.path || $0.hasPrefix(work.outside.path + "/") }
         #expect(outside.isEmpty, "opened the folder beside the book: \(outside.sorted())")
         #expect(!opened.contains("/dev/zero"))
@@ -175,7 +182,7 @@ import BookLayout
         for name in names { commands.append(["export", path("\(name).json"), "-o", work.out.appendingPathComponent("\(name).pdf").path]) }
         // A FIFO as a picture must not hold the commands that only read the book either.
         commands += [["validate", path("fifo-image.json")], ["info", path("fifo-image.json")]]
-        let (runs, opened, _) = try traced(commands, in: work)
+        let (runs, opened, lines) = try traced(commands, in: work)
 
         for (i, run) in runs.enumerated() {
             #expect(run.status != 124 && run.status != 137, "\(commands[i]) did not end (blocked)")
@@ -202,7 +209,7 @@ import BookLayout
         for run in runs.suffix(2) {
             #expect(run.status == 65 && run.output.contains("images/fifo.jpg") && run.output.contains("FIFO"), "\(run.status) \(run.output)")
         }
-        try expectOnlyAllowed(opened, work)
+        try expectOnlyAllowed(opened, work, lines: lines)
     }
 
     @Test func aPictureAndAFontSwappedForLinksDuringExportsOpenNothingOutside() throws {
@@ -243,7 +250,7 @@ import BookLayout
                 #expect(run.status == 65 && run.output.contains("images/photo.jpg"), "\(run.status) \(run.output)")
             }
         }
-        try expectOnlyAllowed(traced.opened, work)
+        try expectOnlyAllowed(traced.opened, work, lines: traced.lines)
         // Each export opens the picture for reading once at most (three pages show it), and reads
         // only that descriptor afterwards; a run that met the link opened it for nothing.
         let reads = traced.lines.filter {
