@@ -50,7 +50,7 @@ final class PDFImageSources: ImageSources {
         if let cmyk, CMYKPictures.converts(asset) {
             let carrier = try JPEGCarrier()
             let converted = try cmyk.jpeg(for: asset)
-            try carrier.attach(ownedJPEG: converted.bytes, id: converted.id, sink: sink)
+            try carrier.attach(cmykJPEG: converted.bytes, id: converted.id, sink: sink)
             owner = carrier
             s = ImageSurface(surface: carrier.surface, pixelWidth: 1, pixelHeight: 1, storedWidth: w, storedHeight: h)
         } else if asset.passesThroughToPDF {
@@ -158,9 +158,10 @@ final class JPEGCarrier {
         try set(CAIRO_MIME_TYPE_UNIQUE_ID, MimeBuffer(copying: Data(asset.id.utf8)))
     }
 
-    /// JPEG bytes in a buffer from `malloc` (`id`: their content hash), which cairo frees.
-    func attach(ownedJPEG bytes: UnsafeMutableRawBufferPointer, id: String, sink: PDFSink) throws {
-        try set(CAIRO_MIME_TYPE_JPEG, MimeBuffer(taking: bytes, sink: sink, id: id))
+    /// A CMYK JPEG as `CMYKPictures` writes it (Adobe's marker, values inverted) in a buffer from
+    /// `malloc` (`id`: its content hash), which cairo frees.
+    func attach(cmykJPEG bytes: UnsafeMutableRawBufferPointer, id: String, sink: PDFSink) throws {
+        try set(CAIRO_MIME_TYPE_JPEG, MimeBuffer(taking: bytes, sink: sink, id: id, adobeCMYK: true))
         try set(CAIRO_MIME_TYPE_UNIQUE_ID, MimeBuffer(copying: Data(id.utf8)))
     }
 
@@ -186,12 +187,13 @@ private final class MimeBuffer {
     private let file: JPEGFileBytes?
 
     /// Owns `buffer` (from malloc) from now on.
-    init(taking buffer: UnsafeMutableRawBufferPointer, sink: PDFSink? = nil, id: String = "") {
+    /// `adobeCMYK`: the bytes are a CMYK JPEG as `CMYKPictures` writes them (see `PDFSink.register`).
+    init(taking buffer: UnsafeMutableRawBufferPointer, sink: PDFSink? = nil, id: String = "", adobeCMYK: Bool = false) {
         bytes = buffer.baseAddress ?? malloc(1)!
         count = buffer.count
         file = nil
         self.sink = sink
-        sink?.register(bytes, count: count, id: id)
+        sink?.register(bytes, count: count, id: id, adobeCMYK: adobeCMYK)
     }
 
     init(file: JPEGFileBytes, sink: PDFSink, id: String, origin: String) {

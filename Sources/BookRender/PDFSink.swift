@@ -18,7 +18,10 @@ final class PDFSink {
     let path: String
     private var file: UnsafeMutablePointer<FILE>?
     private let digest = ContentHash()
-    private struct Known { var count: Int; var id: String; var source: (descriptor: Int32, origin: String)? }
+    private struct Known {
+        var count: Int; var id: String; var source: (descriptor: Int32, origin: String)?
+        var adobeCMYK = false
+    }
     private var known: [UnsafeRawPointer: Known] = [:]
     private(set) var error: CopyFailure?
     private let copiesOnAThread: Bool
@@ -32,6 +35,9 @@ final class PDFSink {
     /// The C buffer `plainStreams` collects a body in: cairo writes a body a few bytes at a time,
     /// which this takes without the filter's Swift state.
     private let plainBody: UnsafeMutablePointer<plain_body>
+    /// The last bytes written before a picture, kept once an Adobe CMYK JPEG is registered: the
+    /// dictionary cairo wrote for it, which `decodeInverted` completes.
+    private var tail: [UInt8]?
 
     /// `copyingOnAThread`: pictures are copied on the `ImageCopier`'s thread; without, as cairo writes them.
     /// `name`: the file the PDF becomes, renamed from `url` once finished.
@@ -64,9 +70,12 @@ final class PDFSink {
     }
 
     /// `bytes` (live until `forget`) hold the image whose content hash is `id`. With `source`,
-    /// they stand for that open file's bytes (only its header is in memory).
-    func register(_ bytes: UnsafeRawPointer, count: Int, id: String, source: (descriptor: Int32, origin: String)? = nil) {
-        known[bytes] = Known(count: count, id: id, source: source)
+    /// they stand for that open file's bytes (only its header is in memory). `adobeCMYK`: a CMYK
+    /// JPEG with Adobe's marker, its values inverted, as `CMYKPictures` writes them.
+    func register(_ bytes: UnsafeRawPointer, count: Int, id: String, source: (descriptor: Int32, origin: String)? = nil,
+                  adobeCMYK: Bool = false) {
+        known[bytes] = Known(count: count, id: id, source: source, adobeCMYK: adobeCMYK)
+        if adobeCMYK, tail == nil { tail = [] }
     }
     func forget(_ bytes: UnsafeRawPointer) { known[bytes] = nil }
 
@@ -79,6 +88,7 @@ final class PDFSink {
             guard putPlain(plainStreams.flush(), into: file) else { return false }
             plainStreams.skip(length)
             digest.update(Data("<image \(image.id)>".utf8))
+            if image.adobeCMYK, !decodeInverted(file) { return false }
             if let source = image.source { return copyPicture(from: source, length: length, into: file) }
             return put(start, length, into: file)
         }
@@ -143,6 +153,8 @@ final class PDFSink {
             return false
         }
         let offset = ftello(file)
+        // The bytes kept before a picture are those just written: a hole's are not known here.
+        if tail != nil { tail = [] }
         let copier = self.copier ?? ImageCopier(output: fileno(file), replacing: replacing)
         self.copier = copier
         // A picture that could not be copied fails the PDF: no need to draw the pages after it.
@@ -164,6 +176,26 @@ final class PDFSink {
 
     private func put(_ bytes: UnsafeRawPointer, _ length: Int, into file: UnsafeMutablePointer<FILE>) -> Bool {
         guard fwrite(bytes, 1, length, file) == length else {
+            error = .writing(String(cString: strerror(errno)))
+            return false
+        }
+        if tail != nil { keep(UnsafeRawBufferPointer(start: bytes, count: length)) }
+        return true
+    }
+
+    private static let tailLength = 1024
+    private func keep(_ bytes: UnsafeRawBufferPointer) {
+        tail!.append(contentsOf: bytes.suffix(Self.tailLength))
+        if tail!.count > 2 * Self.tailLength { tail!.removeFirst(tail!.count - Self.tailLength) }
+    }
+
+    /// Completes the dictionary cairo just wrote for an Adobe CMYK JPEG, in place and at the same
+    /// length (`CMYKImageDictionary`), so the offsets cairo counts stay true. False when writing failed.
+    private func decodeInverted(_ file: UnsafeMutablePointer<FILE>) -> Bool {
+        guard let written = tail, let fixed = CMYKImageDictionary.completed(endingWith: written) else { return true }
+        tail = []
+        guard fflush(file) == 0, fseeko(file, -off_t(fixed.count), SEEK_CUR) == 0,
+              fwrite(fixed, 1, fixed.count, file) == fixed.count else {
             error = .writing(String(cString: strerror(errno)))
             return false
         }

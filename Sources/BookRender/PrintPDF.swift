@@ -44,13 +44,14 @@ public enum PrintPDF {
         let pictures = CMYKPictures(transform: transform, quality: profile.jpegQuality ?? PrintProfile.defaultJPEGQuality,
                                     inkLimit: limit)
         try pictures.prepare(pictureAssets(tree, pages: pages), threads: threads)
-        try AtomicOutput.withTemporaryFile(for: url, suffix: "cairo.pdf") { drawn in
-            let written = try PDFWriter.draw(tree, into: drawn, pages: pages, opaque: true, tagged: tagged, for: url,
+        // Drawn, converted and finished in the same temporary file, as without a profile.
+        try AtomicOutput.write(to: url) { tmp in
+            let written = try PDFWriter.draw(tree, into: tmp, pages: pages, opaque: true, tagged: tagged, for: url,
                                              threads: threads, cmyk: pictures)
             if tagged { plan.paragraphs = written.paragraphs }
             plan.markedContents = written.markedContents
-            try CMYKConverter.convertToPDFX1a(drawn, to: url, plan: plan, options: options, transform: transform,
-                                              inputDigest: written.digest)
+            try CMYKConverter.convertDrawnInPlace(tmp, as: url, plan: plan, options: options, transform: transform,
+                                                  inputDigest: written.digest)
         }
     }
 

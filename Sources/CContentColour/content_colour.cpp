@@ -12,11 +12,13 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <memory>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -248,7 +250,7 @@ class BlackToGray : public QPDFObjectHandle::TokenFilter {
 
 /// Filters the content of every form XObject reachable from `resources`, each once.
 void filterForms(QPDFObjectHandle resources, content_black_rule rule, std::set<QPDFObjGen> &seen,
-                 content_cmyk_converter const *convert = nullptr) {
+                 content_cmyk_converter const *convert = nullptr, std::vector<QPDFObjectHandle> *filtered = nullptr) {
     if (!resources.isDictionary()) return;
     QPDFObjectHandle xobjects = resources.getKey("/XObject");
     if (!xobjects.isDictionary()) return;
@@ -258,14 +260,15 @@ void filterForms(QPDFObjectHandle resources, content_black_rule rule, std::set<Q
         QPDFObjectHandle dict = x.getDict();
         if (!dict.getKey("/Subtype").isNameAndEquals("/Form")) continue;
         QPDFPageObjectHelper(x).addContentTokenFilter(std::make_shared<BlackToGray>(rule, convert));
-        filterForms(dict.getKey("/Resources"), rule, seen, convert);
+        if (filtered) filtered->push_back(x);
+        filterForms(dict.getKey("/Resources"), rule, seen, convert, filtered);
     }
 }
 
 /// The glyph procedures of every Type 3 font reachable from `resources` (cairo's colour emoji and
 /// bitmap glyphs), each filtered once, and the forms their own resources use.
 void filterType3(QPDFObjectHandle resources, content_black_rule rule, std::set<QPDFObjGen> &seen,
-                 content_cmyk_converter const *convert) {
+                 content_cmyk_converter const *convert, std::vector<QPDFObjectHandle> *filtered = nullptr) {
     if (!resources.isDictionary()) return;
     QPDFObjectHandle fonts = resources.getKey("/Font");
     if (!fonts.isDictionary()) return;
@@ -279,9 +282,10 @@ void filterType3(QPDFObjectHandle resources, content_black_rule rule, std::set<Q
                 QPDFObjectHandle proc = procs.getKey(glyph);
                 if (!proc.isStream() || (proc.isIndirect() && !seen.insert(proc.getObjGen()).second)) continue;
                 proc.addTokenFilter(std::make_shared<BlackToGray>(rule, convert));
+                if (filtered) filtered->push_back(proc);
             }
         }
-        filterForms(font.getKey("/Resources"), rule, seen, convert);
+        filterForms(font.getKey("/Resources"), rule, seen, convert, filtered);
     }
 }
 
@@ -332,18 +336,30 @@ bool hasAdobeMarker(QPDFObjectHandle image) {
     return adobeMarkerIn(data->getBuffer(), data->getSize()) == 1;
 }
 
-void convertImages(QPDF &pdf, content_cmyk_converter const *convert) {
+/// An image `convertImages` changed: its dictionary only (`newData` false), or its data too.
+struct ChangedImage {
+    QPDFObjectHandle object;
+    bool newData;
+};
+
+std::vector<ChangedImage> convertImages(QPDF &pdf, content_cmyk_converter const *convert) {
+    std::vector<ChangedImage> changed;
     for (auto &object : pdf.getAllObjects()) {
         if (!object.isStream()) continue;
         QPDFObjectHandle dict = object.getDict();
         if (!dict.getKey("/Subtype").isNameAndEquals("/Image")) continue;
+        bool touched = dict.hasKey("/Interpolate");
         dict.removeKey("/Interpolate");
         // cairo writes a CMYK JPEG with no /Decode: Adobe's inverted values need one.
         if (dict.getKey("/ColorSpace").isNameAndEquals("/DeviceCMYK") && dict.getKey("/Filter").isNameAndEquals("/DCTDecode") &&
             !dict.hasKey("/Decode") && hasAdobeMarker(object)) {
             dict.replaceKey("/Decode", QPDFObjectHandle::parse("[1 0 1 0 1 0 1 0]"));
+            touched = true;
         }
-        if (!dict.getKey("/ColorSpace").isNameAndEquals("/DeviceRGB")) continue;
+        if (!dict.getKey("/ColorSpace").isNameAndEquals("/DeviceRGB")) {
+            if (touched) changed.push_back({object, false});
+            continue;
+        }
         if (!dict.getKey("/BitsPerComponent").isInteger() || dict.getKey("/BitsPerComponent").getIntValue() != 8) {
             throw std::runtime_error("image " + object.unparse() + " is DeviceRGB at other than 8 bits a component");
         }
@@ -354,7 +370,9 @@ void convertImages(QPDF &pdf, content_cmyk_converter const *convert) {
         object.replaceStreamData(cmyk, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
         dict.replaceKey("/ColorSpace", QPDFObjectHandle::newName("/DeviceCMYK"));
         dict.removeKey("/Decode");
+        changed.push_back({object, true});
     }
+    return changed;
 }
 
 /// Opens `path` for qpdf with a 64 KiB stdio buffer. qpdf reads a file through stdio, whose
@@ -433,3 +451,159 @@ extern "C" int content_convert_cmyk(const char *input, const char *output, conte
     }
 }
 
+
+namespace {
+
+/// The offset the file's last `startxref` gives: where its newest cross-reference section is.
+long long lastStartxref(int fd, off_t size, char const *path) {
+    off_t const from = size > 1024 ? size - 1024 : 0;
+    std::string tail(size_t(size - from), '\0');
+    if (pread(fd, &tail[0], tail.size(), from) != ssize_t(tail.size())) {
+        throw std::runtime_error(std::string("cannot read the end of ") + path);
+    }
+    size_t const at = tail.rfind("startxref");
+    if (at == std::string::npos) throw std::runtime_error(std::string(path) + " has no startxref");
+    char const *digits = tail.c_str() + at + 9;
+    while (*digits == ' ' || *digits == '\r' || *digits == '\n') ++digits;
+    return std::atoll(digits);
+}
+
+/// "n g obj … endobj" for a stream whose new dictionary is `dict` and data `data`.
+void appendStream(std::string &out, QPDFObjGen og, QPDFObjectHandle dict, unsigned char const *data, size_t size) {
+    dict.replaceKey("/Length", QPDFObjectHandle::newInteger(static_cast<long long>(size)));
+    out += std::to_string(og.getObj()) + " " + std::to_string(og.getGen()) + " obj\n";
+    out += dict.unparse();
+    out += "\nstream\n";
+    out.append(reinterpret_cast<char const *>(data), size);
+    out += "\nendstream\nendobj\n";
+}
+
+/// `data` compressed for a FlateDecode stream, as the new data of `object` in `out`.
+void appendCompressed(std::string &out, QPDFObjectHandle object, unsigned char const *data, size_t size, int level) {
+    unsigned char *compressed = nullptr;
+    size_t compressedSize = 0;
+    char message[256];
+    if (content_compress(data, size, level, &compressed, &compressedSize, message, sizeof message) != 0) {
+        throw std::runtime_error(message);
+    }
+    std::unique_ptr<unsigned char, decltype(&std::free)> owned(compressed, &std::free);
+    QPDFObjectHandle dict = object.getDict().shallowCopy();
+    dict.replaceKey("/Filter", QPDFObjectHandle::newName("/FlateDecode"));
+    dict.removeKey("/DecodeParms");
+    appendStream(out, object.getObjGen(), dict, compressed, compressedSize);
+}
+
+/// The stored length of a stream, from its dictionary (0 when it does not say).
+long long storedLength(QPDFObjectHandle stream) {
+    QPDFObjectHandle length = stream.getDict().getKey("/Length");
+    return length.isInteger() ? length.getIntValue() : 0;
+}
+
+} // namespace
+
+extern "C" int content_convert_cmyk_in_place(const char *path, content_black_rule rule, content_cmyk_converter convert,
+                                             double most_superseded, int level, char *error, size_t error_size) {
+    try {
+        std::unique_ptr<char[]> buffer(new char[readBuffer]);
+        QPDF pdf;
+        pdf.setAttemptRecovery(false);
+        processBuffered(pdf, path, buffer.get());
+        // PDF/X-1a is PDF 1.3: no cross-reference streams or object streams, which only a rewrite removes.
+        QPDFObjectHandle trailer = pdf.getTrailer();
+        if (trailer.hasKey("/XRefStm") || trailer.getKey("/Type").isNameAndEquals("/XRef")) return 2;
+        for (auto const &entry : pdf.getXRefTable()) {
+            if (entry.second.getType() == 2) return 2;
+        }
+        std::vector<QPDFObjectHandle> filtered;
+        std::set<QPDFObjGen> seen;
+        for (auto &page : QPDFPageDocumentHelper(pdf).getAllPages()) {
+            QPDFObjectHandle contents = page.getObjectHandle().getKey("/Contents");
+            // Several streams would be joined into a new one; an update only replaces objects.
+            if (!contents.isStream() || !contents.isIndirect()) return 2;
+            if (seen.insert(contents.getObjGen()).second) {
+                contents.addTokenFilter(std::make_shared<BlackToGray>(rule, &convert));
+                filtered.push_back(contents);
+            }
+            QPDFObjectHandle resources = page.getAttribute("/Resources", false);
+            filterForms(resources, rule, seen, &convert, &filtered);
+            filterType3(resources, rule, seen, &convert, &filtered);
+        }
+        int const fd = open(path, O_RDWR | O_CLOEXEC);
+        if (fd < 0) throw std::runtime_error(std::string("cannot open ") + path + ": " + std::strerror(errno));
+        std::unique_ptr<int, void (*)(int *)> closing(new int(fd), [](int *d) { close(*d); delete d; });
+        struct stat st;
+        if (fstat(fd, &st) != 0) throw std::runtime_error(std::string("cannot read ") + path + ": " + std::strerror(errno));
+        // What an update leaves in the file (the versions it replaces), against what a rewrite
+        // costs (the whole file): checked before the pictures are converted, and after.
+        double const most = most_superseded * double(st.st_size);
+        long long superseded = 0;
+        for (auto const &stream : filtered) superseded += storedLength(stream);
+        if (double(superseded) > most) return 2;
+        std::vector<ChangedImage> images = convertImages(pdf, &convert);
+        for (auto const &image : images) superseded += storedLength(image.object);
+        if (double(superseded) > most) return 2;
+
+        std::map<QPDFObjGen, std::string> objects;
+        for (auto &stream : filtered) {
+            if (!stream.isIndirect()) return 2;
+            auto data = stream.getStreamData(qpdf_dl_generalized);
+            std::string &out = objects[stream.getObjGen()];
+            appendCompressed(out, stream, data->getBuffer(), data->getSize(), level);
+        }
+        for (auto &image : images) {
+            if (!image.object.isIndirect()) return 2;
+            auto data = image.object.getRawStreamData();
+            std::string &out = objects[image.object.getObjGen()];
+            if (image.newData) {
+                appendCompressed(out, image.object, data->getBuffer(), data->getSize(), level);
+            } else {
+                appendStream(out, image.object.getObjGen(), image.object.getDict().shallowCopy(), data->getBuffer(), data->getSize());
+            }
+        }
+        if (pdf.anyWarnings()) {
+            copyMessage(std::string("qpdf warned while converting ") + path + " to CMYK", error, error_size);
+            return 1;
+        }
+
+        long long const previous = lastStartxref(fd, st.st_size, path);
+        std::string update = "\n";
+        std::vector<std::pair<QPDFObjGen, long long>> offsets;
+        for (auto const &object : objects) {
+            offsets.emplace_back(object.first, static_cast<long long>(st.st_size) + static_cast<long long>(update.size()));
+            update += object.second;
+        }
+        long long const xref = static_cast<long long>(st.st_size) + static_cast<long long>(update.size());
+        update += "xref\n";
+        for (size_t i = 0; i < offsets.size();) {
+            size_t j = i + 1;
+            while (j < offsets.size() && offsets[j].first.getObj() == offsets[j - 1].first.getObj() + 1) ++j;
+            update += std::to_string(offsets[i].first.getObj()) + " " + std::to_string(j - i) + "\n";
+            for (; i < j; ++i) {
+                char entry[32];
+                std::snprintf(entry, sizeof entry, "%010lld %05d n \n", offsets[i].second, offsets[i].first.getGen());
+                update += entry;
+            }
+        }
+        update += "trailer\n<< /Size " + trailer.getKey("/Size").unparse() + " /Root " + trailer.getKey("/Root").unparse();
+        if (trailer.hasKey("/Info")) update += " /Info " + trailer.getKey("/Info").unparse();
+        if (trailer.getKey("/ID").isArray()) update += " /ID " + trailer.getKey("/ID").unparse();
+        update += " /Prev " + std::to_string(previous) + " >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+
+        // PDF/X-1a:2001 is PDF 1.3: the header says so, in place (cairo writes "%PDF-1.5").
+        char header[8];
+        if (pread(fd, header, sizeof header, 0) == ssize_t(sizeof header) && std::memcmp(header, "%PDF-1.", 7) == 0 &&
+            header[7] != '3' && pwrite(fd, "3", 1, 7) != 1) {
+            throw std::runtime_error(std::string("cannot write ") + path + ": " + std::strerror(errno));
+        }
+        for (size_t done = 0; done < update.size();) {
+            ssize_t put = pwrite(fd, update.data() + done, update.size() - done, st.st_size + off_t(done));
+            if (put < 0 && errno == EINTR) continue;
+            if (put <= 0) throw std::runtime_error(std::string("cannot write ") + path + ": " + std::strerror(put == 0 ? ENOSPC : errno));
+            done += size_t(put);
+        }
+        return 0;
+    } catch (std::exception const &e) {
+        copyMessage(e.what(), error, error_size);
+        return 1;
+    }
+}

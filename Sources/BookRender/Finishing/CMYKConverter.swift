@@ -64,47 +64,99 @@ public enum CMYKConverter {
     /// the conversion's settings stands for the converted file in its /ID; nil hashes that file.
     static func convertToPDFX1a(_ input: URL, to output: URL, plan: FinishingPlan, options: Options,
                                 transform: CMYKTransform?, inputDigest: String?) throws {
+        let transform = try transform ?? CMYKTransform(profile: try outputProfile(options),
+                                                       inkLimit: options.totalInkLimit.map { $0 - inkLimitHeadroom })
+        let plans = try conversionPlans(plan, input: input, transform: transform, options: options)
+        // Converted into the file that becomes `output`, then finished by appending to it: the
+        // pictures are read and written once, not once more to finish.
+        try AtomicOutput.write(to: output) { converted in
+            try rewrite(input, into: converted, transform: transform, options: options)
+            try PDFFinisher.finishInPlace(converted, as: output, plan: plans.rewritten,
+                                          contentDigest: try digest(of: converted, input: inputDigest, transform: transform, options: options))
+        }
+    }
+
+    /// Converts `file`, a PDF `PDFWriter` drew with its pictures as CMYK JPEGs (`CMYKPictures`),
+    /// to PDF/X-1a where it lies, and finishes it: the converted contents are appended as an
+    /// incremental update, so the pictures are written once. A file whose update would leave more
+    /// than a tenth of it behind (a long book's text: the contents it replaces) is rewritten whole
+    /// instead, as `convertToPDFX1a` does. `target`: the PDF `file` becomes, for messages.
+    static func convertDrawnInPlace(_ file: URL, as target: URL, plan: FinishingPlan, options: Options,
+                                    transform: CMYKTransform, inputDigest: String) throws {
+        let plans = try conversionPlans(plan, input: file, transform: transform, options: options)
+        var message = [CChar](repeating: 0, count: 1024)
+        let black = blackRule(options)
+        let status = content_convert_cmyk_in_place(file.path, black, transform.contentConverter, 0.1,
+                                                   ArtifactMarking.compression, &message, message.count)
+        switch status {
+        case 0:
+            try PDFFinisher.finishInPlace(file, as: target, plan: plans.inPlace,
+                                          contentDigest: try digest(of: file, input: inputDigest, transform: transform, options: options))
+        case 2:
+            try AtomicOutput.withTemporaryFile(for: target, suffix: "drawn.pdf") { drawn in
+                guard rename(file.path, drawn.path) == 0 else { throw OutputError.cannotWrite(target) }
+                try rewrite(drawn, into: file, transform: transform, options: options)
+            }
+            try PDFFinisher.finishInPlace(file, as: target, plan: plans.rewritten,
+                                          contentDigest: try digest(of: file, input: inputDigest, transform: transform, options: options))
+        default:
+            throw FinishingError("converting \(file.path) to CMYK: \(String(cString: message))")
+        }
+    }
+
+    /// The finishing plan for a converted file: as it is for one converted in place (its objects
+    /// keep their numbers), `rewritten` for a copy (numbered anew: what was marked as it was drawn
+    /// is known by page).
+    private static func conversionPlans(_ plan: FinishingPlan, input: URL, transform: CMYKTransform,
+                                        options: Options) throws -> (inPlace: FinishingPlan, rewritten: FinishingPlan) {
         let doc = try QPDFDocument(reading: input, mapping: true)
-        var finalPlan = try completedPlan(plan, from: doc, input: input)
+        var inPlace = try completedPlan(plan, from: doc, input: input)
         if let (page, what) = try PageTransparency.found(in: doc).min(by: { $0.key < $1.key }) {
             throw FinishingError("\(input.path): page \(page + 1) uses transparency (\(what)), which PDF/X-1a does not have; draw it without")
         }
         // PDF/UA is built on PDF 1.7; a PDF/X-1a file is PDF 1.3, its tags kept but claiming no more.
-        finalPlan.metadata?.pdfUAPart = nil
-        finalPlan.transparency = false
-        // The copy's objects are numbered anew: what was marked as it was drawn is known by page.
+        inPlace.metadata?.pdfUAPart = nil
+        inPlace.transparency = false
+        inPlace.outputIntent = FinishingPlan.OutputIntent(
+            profileData: transform.profile, outputConditionIdentifier: options.outputConditionIdentifier,
+            outputCondition: options.outputCondition, registryName: options.registryName, info: options.outputCondition)
+        var rewritten = inPlace
         if !plan.markedContents.isEmpty {
             for i in 0..<(try doc.pageCount) {
                 if let id = try doc.objectID(try doc.get(try doc.page(i), "/Contents")), plan.markedContents.contains(id) {
-                    finalPlan.markedPages.insert(i)
+                    rewritten.markedPages.insert(i)
                 }
             }
-            finalPlan.markedContents = []
+            rewritten.markedContents = []
         }
-        let transform = try transform ?? CMYKTransform(profile: try outputProfile(options),
-                                                       inkLimit: options.totalInkLimit.map { $0 - inkLimitHeadroom })
-        finalPlan.outputIntent = FinishingPlan.OutputIntent(
-            profileData: transform.profile, outputConditionIdentifier: options.outputConditionIdentifier,
-            outputCondition: options.outputCondition, registryName: options.registryName, info: options.outputCondition)
-        // Converted into the file that becomes `output`, then finished by appending to it: the
-        // pictures are read and written once, not once more to finish.
-        try AtomicOutput.write(to: output) { converted in
-            var message = [CChar](repeating: 0, count: 1024)
-            let rule = options.blackText ?? BlackText.Rule(maxLevel: -1, maxSpread: 0, maxLineWidth: 0)
-            let black = content_black_rule(max_level: rule.maxLevel, max_spread: rule.maxSpread, max_line_width: rule.maxLineWidth)
-            guard content_convert_cmyk(input.path, converted.path, black, transform.contentConverter, &message, message.count) == 0 else {
-                throw FinishingError("converting \(input.path) to CMYK: \(String(cString: message))")
-            }
-            // The converted file's content is a function of the input's, the profile and the black
-            // rule: the same input and settings give the same /ID, any change a different one.
-            let digest = ContentHash()
-            if let inputDigest {
-                digest.update(Data("\(inputDigest) \(transform.profileID) \(transform.inkLimit ?? 0) \(rule.maxLevel) \(rule.maxSpread) \(rule.maxLineWidth)\n".utf8))
-            } else {
-                guard digest.update(fileAt: converted.path) != nil else { throw OutputError.cannotWrite(output) }
-            }
-            try PDFFinisher.finishInPlace(converted, as: output, plan: finalPlan, contentDigest: digest.finish())
+        return (inPlace, rewritten)
+    }
+
+    private static func blackRule(_ options: Options) -> content_black_rule {
+        let rule = options.blackText ?? BlackText.Rule(maxLevel: -1, maxSpread: 0, maxLineWidth: 0)
+        return content_black_rule(max_level: rule.maxLevel, max_spread: rule.maxSpread, max_line_width: rule.maxLineWidth)
+    }
+
+    /// `input` converted by qpdf's writer into `output`, every object written anew.
+    private static func rewrite(_ input: URL, into output: URL, transform: CMYKTransform, options: Options) throws {
+        var message = [CChar](repeating: 0, count: 1024)
+        guard content_convert_cmyk(input.path, output.path, blackRule(options), transform.contentConverter, &message, message.count) == 0 else {
+            throw FinishingError("converting \(input.path) to CMYK: \(String(cString: message))")
         }
+    }
+
+    /// The converted file's content digest: a function of the input's, the profile and the black
+    /// rule, so the same input and settings give the same /ID and any change a different one;
+    /// without the input's, the converted file hashed.
+    private static func digest(of converted: URL, input: String?, transform: CMYKTransform, options: Options) throws -> String {
+        let digest = ContentHash()
+        let black = blackRule(options)
+        if let input {
+            digest.update(Data("\(input) \(transform.profileID) \(transform.inkLimit ?? 0) \(black.max_level) \(black.max_spread) \(black.max_line_width)\n".utf8))
+        } else {
+            guard digest.update(fileAt: converted.path) != nil else { throw OutputError.cannotWrite(converted) }
+        }
+        return digest.finish()
     }
 
     /// The profile colours are converted with and that the output intent carries.
