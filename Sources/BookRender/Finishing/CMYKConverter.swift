@@ -79,14 +79,14 @@ public enum CMYKConverter {
     /// Converts `file`, a PDF `PDFWriter` drew with its pictures as CMYK JPEGs (`CMYKPictures`),
     /// to PDF/X-1a where it lies, and finishes it: the converted contents are appended as an
     /// incremental update, so the pictures are written once. A file whose update would leave more
-    /// than a tenth of it behind (a long book's text: the contents it replaces) is rewritten whole
+    /// than `mostLeftBehind` of it behind (a long book's text: the contents it replaces) is rewritten whole
     /// instead, as `convertToPDFX1a` does. `target`: the PDF `file` becomes, for messages.
     static func convertDrawnInPlace(_ file: URL, as target: URL, plan: FinishingPlan, options: Options,
                                     transform: CMYKTransform, inputDigest: String) throws {
         let plans = try conversionPlans(plan, input: file, transform: transform, options: options)
         var message = [CChar](repeating: 0, count: 1024)
         let black = blackRule(options)
-        let status = content_convert_cmyk_in_place(file.path, black, transform.contentConverter, 0.1,
+        let status = content_convert_cmyk_in_place(file.path, black, transform.contentConverter, mostLeftBehind,
                                                    ArtifactMarking.compression, &message, message.count)
         switch status {
         case 0:
@@ -103,6 +103,11 @@ public enum CMYKConverter {
             throw FinishingError("converting \(file.path) to CMYK: \(String(cString: message))")
         }
     }
+
+    /// The most of a file's size an in-place conversion may leave behind (the old versions of the
+    /// streams it replaces): a CMYK file stays within 1.3× the plain export's size, and its
+    /// pictures alone take it to about 1.2×, CMYK JPEGs being larger than the RGB ones.
+    static let mostLeftBehind = 0.05
 
     /// The finishing plan for a converted file: as it is for one converted in place (its objects
     /// keep their numbers), `rewritten` for a copy (numbered anew: what was marked as it was drawn
