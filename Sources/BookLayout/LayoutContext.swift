@@ -40,6 +40,9 @@ final class LayoutContext {
     /// What a full-bleed picture or background must cover: the page plus its bleed.
     func bleedRect(for number: Int) -> Rect { geometry.bleedRect(page: number, trim: book.trim) }
 
+    /// The margins a full-bleed cover's words keep (see `ResolvedMargins.jacket`).
+    var jacketMargins: ResolvedMargins { book.margins.jacket(respecting: book.profile) }
+
     /// How much wider than the book's margins the interior's side margins are, so the body's
     /// lines hold the theme's measure (see `MeasureFit`).
     var measureInset = (inner: 0.0, outer: 0.0)

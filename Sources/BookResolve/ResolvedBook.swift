@@ -53,6 +53,16 @@ public struct ResolvedMargins: Sendable, Equatable {
     /// Widened where the printer needs more room: every margin at least its safety distance, the
     /// outside ones at least its minimum outside margin. The gutter by page count is layout's,
     /// which knows the page count.
+    /// The margins a full-bleed jacket is lettered within: the same on every side, as a front
+    /// cover has no gutter (it is not sewn or glued along its spine edge as a page is) and its
+    /// title is centred on it; and nearer the trim than a page's text, as a jacket's lettering is:
+    /// the page's outer margin up to half an inch, or the printer's safety where that asks for more.
+    public func jacket(respecting profile: PrintProfile?) -> ResolvedMargins {
+        let live = max(min(outer, Self.jacketMargin), profile?.safety.points ?? 0)
+        return ResolvedMargins(top: live, bottom: live, inner: live, outer: live)
+    }
+    public static let jacketMargin = 36.0
+
     public func respecting(_ profile: PrintProfile) -> ResolvedMargins {
         let safe = profile.safety.points
         let outside = max(safe, profile.minOutsideMargin?.points ?? 0)

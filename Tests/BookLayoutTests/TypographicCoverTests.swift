@@ -37,8 +37,10 @@ import BookRenderKit
         #expect(texts.contains("Luna and the Festival of Lights") && texts.contains("A bedtime story"), "\(texts)")
         #expect(texts.contains { $0.uppercased() == "MARA LIND" }, "\(texts)")
 
-        // Every word inside the margins, the title the largest type and the first thing read.
-        let margins = try TestBooks.document(textOnly(theme)).resolve().margins
+        // Every word inside the margins (a full-bleed jacket's, for a theme whose cover is one),
+        // the title the largest type and the first thing read.
+        let resolved = try TestBooks.document(textOnly(theme)).resolve()
+        let margins = resolved.tokens.templates.cover.style == "full-bleed" ? resolved.margins.jacket(respecting: nil) : resolved.margins
         let area = Rect(x: margins.inner, y: margins.top, width: tree.trim.width - margins.inner - margins.outer,
                         height: tree.trim.height - margins.top - margins.bottom)
         for box in cover.textBoxes {

@@ -45,7 +45,7 @@ enum FullBleedTitle {
                               keepingLeastShare: Bool, leastPlate: Double, _ ctx: LayoutContext) -> Bool {
         let cover = ctx.book.cover
         let typo = ctx.tokens.typography
-        let margins = ctx.book.margins
+        let margins = ctx.jacketMargins
         let textWidth = ctx.width - margins.inner - margins.outer
         let area = Rect(x: margins.inner, y: margins.top, width: textWidth, height: ctx.height - margins.top - margins.bottom)
         var scale = titleScale(ctx, width: textWidth, role: role)
@@ -190,7 +190,7 @@ enum FullBleedTitle {
     /// centred across the page.
     private static func plate(for asset: ImageAsset, subject: PictureSubject?, beside band: Rect, atFoot: Bool,
                               _ ctx: LayoutContext) -> Rect? {
-        let margins = ctx.book.margins
+        let margins = ctx.jacketMargins
         let top = atFoot ? margins.top : band.maxY
         let bottom = atFoot ? band.y : ctx.height - margins.bottom
         let room = Rect(x: margins.inner, y: top, width: ctx.width - margins.inner - margins.outer, height: bottom - top)

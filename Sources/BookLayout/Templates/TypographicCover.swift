@@ -25,7 +25,7 @@ struct TypographicCover {
         let cover = ctx.book.cover
         let typo = ctx.tokens.typography
         let palette = ctx.palette
-        let margins = ctx.book.margins
+        let margins = fullBleed ? ctx.jacketMargins : ctx.book.margins
         let page = ctx.bleedRect(for: ctx.pages[index].number)
         let area = Rect(x: margins.inner, y: margins.top, width: ctx.width - margins.inner - margins.outer,
                         height: ctx.height - margins.top - margins.bottom)
