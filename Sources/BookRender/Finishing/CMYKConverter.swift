@@ -72,15 +72,17 @@ public enum CMYKConverter {
         try AtomicOutput.write(to: output) { converted in
             try rewrite(input, into: converted, transform: transform, options: options)
             try PDFFinisher.finishInPlace(converted, as: output, plan: plans.rewritten,
-                                          contentDigest: try digest(of: converted, input: inputDigest, transform: transform, options: options))
+                                          contentDigest: try digest(of: converted, as: output, input: inputDigest, transform: transform,
+                                                                    options: options))
         }
     }
 
     /// Converts `file`, a PDF `PDFWriter` drew with its pictures as CMYK JPEGs (`CMYKPictures`),
     /// to PDF/X-1a where it lies, and finishes it: the converted contents are appended as an
     /// incremental update, so the pictures are written once. A file whose update would leave more
-    /// than `mostLeftBehind` of it behind (a long book's text: the contents it replaces) is rewritten whole
-    /// instead, as `convertToPDFX1a` does. `target`: the PDF `file` becomes, for messages.
+    /// than `mostLeftBehind` of it behind (a long book's text: the contents it replaces) is
+    /// rewritten whole instead, as `convertToPDFX1a` does. `target`: the PDF `file` becomes, for
+    /// messages.
     static func convertDrawnInPlace(_ file: URL, as target: URL, plan: FinishingPlan, options: Options,
                                     transform: CMYKTransform, inputDigest: String) throws {
         let plans = try conversionPlans(plan, input: file, transform: transform, options: options)
@@ -91,16 +93,18 @@ public enum CMYKConverter {
         switch status {
         case 0:
             try PDFFinisher.finishInPlace(file, as: target, plan: plans.inPlace,
-                                          contentDigest: try digest(of: file, input: inputDigest, transform: transform, options: options))
+                                          contentDigest: try digest(of: file, as: target, input: inputDigest, transform: transform,
+                                                                    options: options))
         case 2:
             try AtomicOutput.withTemporaryFile(for: target, suffix: "drawn.pdf") { drawn in
                 guard rename(file.path, drawn.path) == 0 else { throw OutputError.cannotWrite(target) }
                 try rewrite(drawn, into: file, transform: transform, options: options)
             }
             try PDFFinisher.finishInPlace(file, as: target, plan: plans.rewritten,
-                                          contentDigest: try digest(of: file, input: inputDigest, transform: transform, options: options))
+                                          contentDigest: try digest(of: file, as: target, input: inputDigest, transform: transform,
+                                                                    options: options))
         default:
-            throw FinishingError("converting \(file.path) to CMYK: \(String(cString: message))")
+            throw FinishingError("converting \(target.path) to CMYK: \(String(cString: message))")
         }
     }
 
@@ -152,14 +156,15 @@ public enum CMYKConverter {
 
     /// The converted file's content digest: a function of the input's, the profile and the black
     /// rule, so the same input and settings give the same /ID and any change a different one;
-    /// without the input's, the converted file hashed.
-    private static func digest(of converted: URL, input: String?, transform: CMYKTransform, options: Options) throws -> String {
+    /// without the input's, the converted file hashed. `target`: the PDF it becomes, for messages.
+    private static func digest(of converted: URL, as target: URL, input: String?, transform: CMYKTransform,
+                               options: Options) throws -> String {
         let digest = ContentHash()
         let black = blackRule(options)
         if let input {
             digest.update(Data("\(input) \(transform.profileID) \(transform.inkLimit ?? 0) \(black.max_level) \(black.max_spread) \(black.max_line_width)\n".utf8))
         } else {
-            guard digest.update(fileAt: converted.path) != nil else { throw OutputError.cannotWrite(converted) }
+            guard digest.update(fileAt: converted.path) != nil else { throw OutputError.cannotWrite(target) }
         }
         return digest.finish()
     }
