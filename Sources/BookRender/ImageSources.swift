@@ -19,6 +19,14 @@ protocol ImageSources: AnyObject {
     func surface(for box: ImageBox) throws -> ImageSurface
     /// Whether the drawer should pad the image's edge (raster) or leave it as is (PDF pass-through).
     var padsEdges: Bool { get }
+    /// Whether a reader may smooth the pictures when it enlarges them. Not in a PDF/X file, which
+    /// forbids it: there cairo writes `/Interpolate false`, and no picture needs writing again to
+    /// take the flag away.
+    var interpolates: Bool { get }
+}
+
+extension ImageSources {
+    var interpolates: Bool { true }
 }
 
 /// For the PDF: JPEGs travel as their own bytes (cairo's JPEG mime data on a 1 × 1 carrier, see
@@ -38,6 +46,7 @@ final class PDFImageSources: ImageSources {
     private let cmyk: CMYKPictures?
     private var last: (id: String, owner: AnyObject, surface: ImageSurface)?
     var padsEdges: Bool { false }
+    var interpolates: Bool { cmyk == nil }
 
     init(sink: PDFSink, cmyk: CMYKPictures? = nil) { self.sink = sink; self.cmyk = cmyk }
 

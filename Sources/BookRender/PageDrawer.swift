@@ -173,7 +173,7 @@ final class PageDrawer {
         // Padding stops the page edge of a full-bleed raster fading into the paper; the PDF keeps
         // the plain pattern so cairo can pass the JPEG through.
         if images.padsEdges { cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD) }
-        cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+        cairo_pattern_set_filter(pattern, images.interpolates ? CAIRO_FILTER_GOOD : CAIRO_FILTER_FAST)
         cairo_paint(cr)
     }
 

@@ -348,8 +348,9 @@ std::vector<ChangedImage> convertImages(QPDF &pdf, content_cmyk_converter const 
         if (!object.isStream()) continue;
         QPDFObjectHandle dict = object.getDict();
         if (!dict.getKey("/Subtype").isNameAndEquals("/Image")) continue;
-        bool touched = dict.hasKey("/Interpolate");
-        dict.removeKey("/Interpolate");
+        // PDF/X forbids a reader's smoothing; a picture drawn for such a file says false already.
+        bool touched = dict.getKey("/Interpolate").isBool() && dict.getKey("/Interpolate").getBoolValue();
+        if (touched) dict.removeKey("/Interpolate");
         // cairo writes a CMYK JPEG with no /Decode: Adobe's inverted values need one.
         if (dict.getKey("/ColorSpace").isNameAndEquals("/DeviceCMYK") && dict.getKey("/Filter").isNameAndEquals("/DCTDecode") &&
             !dict.hasKey("/Decode") && hasAdobeMarker(object)) {

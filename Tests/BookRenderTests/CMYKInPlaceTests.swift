@@ -11,19 +11,22 @@ import BookRenderKit
 @Suite struct CMYKInPlaceTests {
     static let options = CMYKConverter.Options.ingramSpark
 
-    /// `pages` photo pages of a picture each (red, green, blue, red…) (`prose` words of caption each), drawn as a CMYK
-    /// file is drawn before its conversion; the drawn file and what its pictures look like.
-    static func drawn(_ label: String, pages: Int, prose: Int = 0) throws -> (dir: URL, file: URL, tree: PageTree, transform: CMYKTransform, digest: String) {
+    /// `pages` photo pages of a picture each (red, green, blue, red…) (`prose` words of caption each), and with `grey` one
+    /// more of a grey JPEG, drawn as a CMYK file is drawn before its conversion; the drawn file and what its pictures look like.
+    static func drawn(_ label: String, pages: Int, prose: Int = 0, grey: Bool = false) throws -> (dir: URL, file: URL, tree: PageTree, transform: CMYKTransform, digest: String) {
         let dir = try temporaryDirectory(label)
         let colours = ["#CC3322", "#33AA44", "#2244CC"]
         for (i, colour) in colours.enumerated() {
             try TestImages.convert(["-size", "300x400", "xc:\(colour)"], output: "out.jpg").write(to: dir.appendingPathComponent("p\(i).jpg"))
         }
+        try TestImages.convert(["-seed", "7", "-size", "900x1200", "plasma:", "-colorspace", "Gray"], output: "out.jpg")
+            .write(to: dir.appendingPathComponent("grey.jpg"))
         let caption = prose > 0 ? sampleProse(paragraphs: prose / 60 + 1).split(separator: " ").prefix(prose).joined(separator: " ") : "Red"
         let book = Book(kind: .memoir, title: "In place", author: "Tester", language: "en-US",
                         created: "2023-04-05T06:07:08Z", theme: "memoir", format: BookFormat(trim: .preset("6x9")),
                         cover: Cover(title: "In place"),
-                        pages: (0..<pages).map { Page(PhotoPage(image: .path("p\($0 % colours.count).jpg"), caption: caption)) })
+                        pages: (0..<pages).map { Page(PhotoPage(image: .path("p\($0 % colours.count).jpg"), caption: caption)) }
+                            + (grey ? [Page(PhotoPage(image: .path("grey.jpg"), caption: caption))] : []))
         let tree = try TestBooks.document(book, folder: dir).layout()
         let transform = try CMYKTransform(profile: try CMYKConverter.outputProfile(options), inkLimit: 237)
         let pictures = CMYKPictures(transform: transform, quality: 92, inkLimit: 237, folder: dir.appendingPathComponent("cache"))
@@ -37,12 +40,12 @@ import BookRenderKit
     static func plan(_ tree: PageTree) -> FinishingPlan { PrintPDF.finishingPlan(tree, pages: nil, profile: nil) }
 
     @Test func theDrawnBytesStayAndThePicturesKeepTheirColour() throws {
-        let (dir, file, tree, transform, digest) = try Self.drawn("cmyk-in-place", pages: 3)
+        let (dir, file, tree, transform, digest) = try Self.drawn("cmyk-in-place", pages: 3, grey: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let before = try Data(contentsOf: file)
         let drawn = String(decoding: before, as: UTF8.self)
-        #expect(drawn.components(separatedBy: CMYKImageDictionary.decode).count - 1 == 3 && !drawn.contains("/Interpolate"),
-                "each picture's dictionary is completed as it is drawn")
+        #expect(drawn.components(separatedBy: CMYKImageDictionary.decode).count - 1 == 3 && !drawn.contains("/Interpolate true"),
+                "each picture's dictionary is completed as it is drawn, and none asks for smoothing")
         try CMYKConverter.convertDrawnInPlace(file, as: file, plan: Self.plan(tree), options: Self.options,
                                               transform: transform, inputDigest: digest)
         let after = try Data(contentsOf: file)
@@ -53,12 +56,19 @@ import BookRenderKit
         let check = try run("qpdf", ["--check", file.path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         let images = try run("pdfimages", ["-list", file.path]).stdout.split(separator: "\n").dropFirst(2)
-        #expect(images.count == 3, "one picture a page: \(images)")
+        #expect(images.count == 4, "one picture a page: \(images)")
+        let update = String(decoding: after.dropFirst(before.count), as: UTF8.self)
         for row in images {
             let cols = row.split(separator: " ", omittingEmptySubsequences: true)
-            #expect(cols[5] == "cmyk" && cols[8] == "jpeg" && cols[9] == "no", "\(row)")
+            #expect(cols[8] == "jpeg" && cols[9] == "no", "\(row)")
             let dictionary = try run("qpdf", ["--show-object=\(cols[10])", file.path]).stdout
-            #expect(dictionary.contains("/Decode [ 1 0 1 0 1 0 1 0 ]") && !dictionary.contains("/Interpolate"), "\(dictionary)")
+            #expect(!dictionary.contains("/Interpolate true"), "\(dictionary)")
+            if cols[5] == "gray" {
+                // A grey JPEG is PDF/X as drawn: its bytes are not written again.
+                #expect(!update.contains("\n\(cols[10]) 0 obj"), "the grey picture \(cols[10]) is in the update")
+            } else {
+                #expect(cols[5] == "cmyk" && dictionary.contains("/Decode [ 1 0 1 0 1 0 1 0 ]"), "\(row)\n\(dictionary)")
+            }
         }
         let page = try #require(tree.pages.first { !$0.images.isEmpty })
         let box = try #require(page.images.first)
