@@ -455,28 +455,13 @@ extern "C" int content_convert_cmyk(const char *input, const char *output, conte
 
 namespace {
 
-/// The offset the file's last `startxref` gives: where its newest cross-reference section is.
-long long lastStartxref(int fd, off_t size, char const *path) {
-    off_t const from = size > 1024 ? size - 1024 : 0;
-    std::string tail(size_t(size - from), '\0');
-    if (pread(fd, &tail[0], tail.size(), from) != ssize_t(tail.size())) {
-        throw std::runtime_error(std::string("cannot read the end of ") + path);
-    }
-    size_t const at = tail.rfind("startxref");
-    if (at == std::string::npos) throw std::runtime_error(std::string(path) + " has no startxref");
-    char const *digits = tail.c_str() + at + 9;
-    while (*digits == ' ' || *digits == '\r' || *digits == '\n') ++digits;
-    return std::atoll(digits);
-}
-
-/// "n g obj … endobj" for a stream whose new dictionary is `dict` and data `data`.
-void appendStream(std::string &out, QPDFObjGen og, QPDFObjectHandle dict, unsigned char const *data, size_t size) {
+/// The body of a stream whose new dictionary is `dict` and data `data`, as it follows "n 0 obj".
+void appendStream(std::string &out, QPDFObjectHandle dict, unsigned char const *data, size_t size) {
     dict.replaceKey("/Length", QPDFObjectHandle::newInteger(static_cast<long long>(size)));
-    out += std::to_string(og.getObj()) + " " + std::to_string(og.getGen()) + " obj\n";
     out += dict.unparse();
     out += "\nstream\n";
     out.append(reinterpret_cast<char const *>(data), size);
-    out += "\nendstream\nendobj\n";
+    out += "\nendstream";
 }
 
 /// `data` compressed for a FlateDecode stream, as the new data of `object` in `out`.
@@ -491,7 +476,7 @@ void appendCompressed(std::string &out, QPDFObjectHandle object, unsigned char c
     QPDFObjectHandle dict = object.getDict().shallowCopy();
     dict.replaceKey("/Filter", QPDFObjectHandle::newName("/FlateDecode"));
     dict.removeKey("/DecodeParms");
-    appendStream(out, object.getObjGen(), dict, compressed, compressedSize);
+    appendStream(out, dict, compressed, compressedSize);
 }
 
 /// The stored length of a stream, from its dictionary (0 when it does not say).
@@ -502,8 +487,9 @@ long long storedLength(QPDFObjectHandle stream) {
 
 } // namespace
 
-extern "C" int content_convert_cmyk_in_place(const char *path, content_black_rule rule, content_cmyk_converter convert,
-                                             double most_superseded, int level, char *error, size_t error_size) {
+extern "C" int content_cmyk_changed_objects(const char *path, content_black_rule rule, content_cmyk_converter convert,
+                                            double most_superseded, int level, content_take_object take, void *context,
+                                            char *error, size_t error_size) {
     try {
         std::unique_ptr<char[]> buffer(new char[readBuffer]);
         QPDF pdf;
@@ -513,7 +499,8 @@ extern "C" int content_convert_cmyk_in_place(const char *path, content_black_rul
         QPDFObjectHandle trailer = pdf.getTrailer();
         if (trailer.hasKey("/XRefStm") || trailer.getKey("/Type").isNameAndEquals("/XRef")) return 2;
         for (auto const &entry : pdf.getXRefTable()) {
-            if (entry.second.getType() == 2) return 2;
+            // An update's cross-reference here says generation 0, which is all cairo writes.
+            if (entry.second.getType() == 2 || entry.first.getGen() != 0) return 2;
         }
         std::vector<QPDFObjectHandle> filtered;
         std::set<QPDFObjGen> seen;
@@ -529,11 +516,8 @@ extern "C" int content_convert_cmyk_in_place(const char *path, content_black_rul
             filterForms(resources, rule, seen, &convert, &filtered);
             filterType3(resources, rule, seen, &convert, &filtered);
         }
-        int const fd = open(path, O_RDWR | O_CLOEXEC);
-        if (fd < 0) throw std::runtime_error(std::string("cannot open ") + path + ": " + std::strerror(errno));
-        std::unique_ptr<int, void (*)(int *)> closing(new int(fd), [](int *d) { close(*d); delete d; });
         struct stat st;
-        if (fstat(fd, &st) != 0) throw std::runtime_error(std::string("cannot read ") + path + ": " + std::strerror(errno));
+        if (stat(path, &st) != 0) throw std::runtime_error(std::string("cannot read ") + path + ": " + std::strerror(errno));
         // What an update leaves in the file (the versions it replaces), against what a rewrite
         // costs (the whole file): checked before the pictures are converted, and after.
         double const most = most_superseded * double(st.st_size);
@@ -558,7 +542,7 @@ extern "C" int content_convert_cmyk_in_place(const char *path, content_black_rul
             if (image.newData) {
                 appendCompressed(out, image.object, data->getBuffer(), data->getSize(), level);
             } else {
-                appendStream(out, image.object.getObjGen(), image.object.getDict().shallowCopy(), data->getBuffer(), data->getSize());
+                appendStream(out, image.object.getDict().shallowCopy(), data->getBuffer(), data->getSize());
             }
         }
         if (pdf.anyWarnings()) {
@@ -566,41 +550,8 @@ extern "C" int content_convert_cmyk_in_place(const char *path, content_black_rul
             return 1;
         }
 
-        long long const previous = lastStartxref(fd, st.st_size, path);
-        std::string update = "\n";
-        std::vector<std::pair<QPDFObjGen, long long>> offsets;
         for (auto const &object : objects) {
-            offsets.emplace_back(object.first, static_cast<long long>(st.st_size) + static_cast<long long>(update.size()));
-            update += object.second;
-        }
-        long long const xref = static_cast<long long>(st.st_size) + static_cast<long long>(update.size());
-        update += "xref\n";
-        for (size_t i = 0; i < offsets.size();) {
-            size_t j = i + 1;
-            while (j < offsets.size() && offsets[j].first.getObj() == offsets[j - 1].first.getObj() + 1) ++j;
-            update += std::to_string(offsets[i].first.getObj()) + " " + std::to_string(j - i) + "\n";
-            for (; i < j; ++i) {
-                char entry[32];
-                std::snprintf(entry, sizeof entry, "%010lld %05d n \n", offsets[i].second, offsets[i].first.getGen());
-                update += entry;
-            }
-        }
-        update += "trailer\n<< /Size " + trailer.getKey("/Size").unparse() + " /Root " + trailer.getKey("/Root").unparse();
-        if (trailer.hasKey("/Info")) update += " /Info " + trailer.getKey("/Info").unparse();
-        if (trailer.getKey("/ID").isArray()) update += " /ID " + trailer.getKey("/ID").unparse();
-        update += " /Prev " + std::to_string(previous) + " >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
-
-        // PDF/X-1a:2001 is PDF 1.3: the header says so, in place (cairo writes "%PDF-1.5").
-        char header[8];
-        if (pread(fd, header, sizeof header, 0) == ssize_t(sizeof header) && std::memcmp(header, "%PDF-1.", 7) == 0 &&
-            header[7] != '3' && pwrite(fd, "3", 1, 7) != 1) {
-            throw std::runtime_error(std::string("cannot write ") + path + ": " + std::strerror(errno));
-        }
-        for (size_t done = 0; done < update.size();) {
-            ssize_t put = pwrite(fd, update.data() + done, update.size() - done, st.st_size + off_t(done));
-            if (put < 0 && errno == EINTR) continue;
-            if (put <= 0) throw std::runtime_error(std::string("cannot write ") + path + ": " + std::strerror(put == 0 ? ENOSPC : errno));
-            done += size_t(put);
+            take(context, object.first.getObj(), reinterpret_cast<unsigned char const *>(object.second.data()), object.second.size());
         }
         return 0;
     } catch (std::exception const &e) {

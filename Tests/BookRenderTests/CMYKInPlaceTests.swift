@@ -13,7 +13,7 @@ import BookRenderKit
 
     /// `pages` photo pages of a picture each (red, green, blue, red…) (`prose` words of caption each), and with `grey` one
     /// more of a grey JPEG, drawn as a CMYK file is drawn before its conversion; the drawn file and what its pictures look like.
-    static func drawn(_ label: String, pages: Int, prose: Int = 0, grey: Bool = false) throws -> (dir: URL, file: URL, tree: PageTree, transform: CMYKTransform, digest: String) {
+    static func drawn(_ label: String, pages: Int, prose: Int = 0, grey: Bool = false) throws -> (dir: URL, file: URL, tree: PageTree, plan: FinishingPlan, transform: CMYKTransform, digest: String) {
         let dir = try temporaryDirectory(label)
         let colours = ["#CC3322", "#33AA44", "#2244CC"]
         for (i, colour) in colours.enumerated() {
@@ -34,19 +34,20 @@ import BookRenderKit
         let file = dir.appendingPathComponent("drawn.pdf")
         FileManager.default.createFile(atPath: file.path, contents: nil)
         let drawn = try PDFWriter.draw(tree, into: file, pages: nil, opaque: true, tagged: true, for: file, threads: 2, cmyk: pictures)
-        return (dir, file, tree, transform, drawn.digest)
+        // As `PrintPDF` finishes it: the contents marked as they were drawn are left as they are.
+        var plan = PrintPDF.finishingPlan(tree, pages: nil, profile: nil)
+        plan.markedContents = drawn.markedContents
+        return (dir, file, tree, plan, transform, drawn.digest)
     }
 
-    static func plan(_ tree: PageTree) -> FinishingPlan { PrintPDF.finishingPlan(tree, pages: nil, profile: nil) }
-
     @Test func theDrawnBytesStayAndThePicturesKeepTheirColour() throws {
-        let (dir, file, tree, transform, digest) = try Self.drawn("cmyk-in-place", pages: 3, grey: true)
+        let (dir, file, tree, plan, transform, digest) = try Self.drawn("cmyk-in-place", pages: 3, grey: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let before = try Data(contentsOf: file)
         let drawn = String(decoding: before, as: UTF8.self)
         #expect(drawn.components(separatedBy: CMYKImageDictionary.decode).count - 1 == 3 && !drawn.contains("/Interpolate true"),
                 "each picture's dictionary is completed as it is drawn, and none asks for smoothing")
-        try CMYKConverter.convertDrawnInPlace(file, as: file, plan: Self.plan(tree), options: Self.options,
+        try CMYKConverter.convertDrawnInPlace(file, as: file, plan: plan, options: Self.options,
                                               transform: transform, inputDigest: digest)
         let after = try Data(contentsOf: file)
         #expect(after.starts(with: Data("%PDF-1.3".utf8)), "PDF/X-1a:2001 is PDF 1.3")
@@ -83,10 +84,10 @@ import BookRenderKit
     /// A long text with few pictures: its contents are most of the file, and an update would keep
     /// their old versions too.
     @Test func aFileMostlyOfTextIsRewrittenWhole() throws {
-        let (dir, file, tree, transform, digest) = try Self.drawn("cmyk-rewritten", pages: 8, prose: 400)
+        let (dir, file, _, plan, transform, digest) = try Self.drawn("cmyk-rewritten", pages: 8, prose: 400)
         defer { try? FileManager.default.removeItem(at: dir) }
         let before = try Data(contentsOf: file)
-        try CMYKConverter.convertDrawnInPlace(file, as: file, plan: Self.plan(tree), options: Self.options,
+        try CMYKConverter.convertDrawnInPlace(file, as: file, plan: plan, options: Self.options,
                                               transform: transform, inputDigest: digest)
         let after = try Data(contentsOf: file)
         #expect(after.starts(with: Data("%PDF-1.3".utf8)))

@@ -66,45 +66,97 @@ public enum CMYKConverter {
                                 transform: CMYKTransform?, inputDigest: String?) throws {
         let transform = try transform ?? CMYKTransform(profile: try outputProfile(options),
                                                        inkLimit: options.totalInkLimit.map { $0 - inkLimitHeadroom })
-        let plans = try conversionPlans(plan, input: input, transform: transform, options: options)
+        let doc = try QPDFDocument(reading: input, mapping: true)
+        let rewritten = try rewrittenPlan(try conversionPlan(plan, from: doc, input: input, transform: transform, options: options),
+                                          marked: plan.markedContents, in: doc)
         // Converted into the file that becomes `output`, then finished by appending to it: the
         // pictures are read and written once, not once more to finish.
         try AtomicOutput.write(to: output) { converted in
             try rewrite(input, into: converted, transform: transform, options: options)
-            try PDFFinisher.finishInPlace(converted, as: output, plan: plans.rewritten,
+            try PDFFinisher.finishInPlace(converted, as: output, plan: rewritten,
                                           contentDigest: try digest(of: converted, as: output, input: inputDigest, transform: transform,
                                                                     options: options))
         }
     }
 
     /// Converts `file`, a PDF `PDFWriter` drew with its pictures as CMYK JPEGs (`CMYKPictures`),
-    /// to PDF/X-1a where it lies, and finishes it: the converted contents are appended as an
-    /// incremental update, so the pictures are written once. A file whose update would leave more
-    /// than `mostLeftBehind` of it behind (a long book's text: the contents it replaces) is
-    /// rewritten whole instead, as `convertToPDFX1a` does. `target`: the PDF `file` becomes, for
-    /// messages.
+    /// to PDF/X-1a where it lies, and finishes it: the converted streams and the finishing are
+    /// appended as an incremental update (two where the finishing must read converted contents),
+    /// so the pictures are written once. A file whose update
+    /// would leave more than `mostLeftBehind` of it behind (a long book's text: the contents it
+    /// replaces) is rewritten whole instead, as `convertToPDFX1a` does. `target`: the PDF `file`
+    /// becomes, for messages.
     static func convertDrawnInPlace(_ file: URL, as target: URL, plan: FinishingPlan, options: Options,
                                     transform: CMYKTransform, inputDigest: String) throws {
-        let plans = try conversionPlans(plan, input: file, transform: transform, options: options)
+        let doc = try QPDFDocument(reading: file, mapping: true)
+        let inPlace = try conversionPlan(plan, from: doc, input: file, transform: transform, options: options)
+        let contentDigest = try digest(of: file, as: target, input: inputDigest, transform: transform, options: options)
+        let changed = ChangedObjects()
         var message = [CChar](repeating: 0, count: 1024)
-        let black = blackRule(options)
-        let status = content_convert_cmyk_in_place(file.path, black, transform.contentConverter, mostLeftBehind,
-                                                   ArtifactMarking.compression, &message, message.count)
+        let status = content_cmyk_changed_objects(file.path, blackRule(options), transform.contentConverter, mostLeftBehind,
+                                                  ArtifactMarking.compression, { context, number, body, size in
+            Unmanaged<ChangedObjects>.fromOpaque(context!).takeUnretainedValue()
+                .objects.append((Int(number), Data(bytes: body!, count: size)))
+        }, Unmanaged.passUnretained(changed).toOpaque(), &message, message.count)
+        withExtendedLifetime(changed) {}
         switch status {
         case 0:
-            try PDFFinisher.finishInPlace(file, as: target, plan: plans.inPlace,
-                                          contentDigest: try digest(of: file, as: target, input: inputDigest, transform: transform,
-                                                                    options: options))
-        case 2:
-            try AtomicOutput.withTemporaryFile(for: target, suffix: "drawn.pdf") { drawn in
-                guard rename(file.path, drawn.path) == 0 else { throw OutputError.cannotWrite(target) }
-                try rewrite(drawn, into: file, transform: transform, options: options)
+            // The finishing marks the artifacts of contents not marked as they were drawn (a
+            // library's cairo compresses them itself), reading them from the file: those must be
+            // the converted ones, so the conversion goes first as an update of its own.
+            let finishingReadsContents = try plan.figureAltTexts != nil && (0..<doc.pageCount).contains { i in
+                guard !plan.markedPages.contains(i) else { return false }
+                guard let id = try doc.objectID(try doc.get(try doc.page(i), "/Contents")) else { return true }
+                return !plan.markedContents.contains(id)
             }
-            try PDFFinisher.finishInPlace(file, as: target, plan: plans.rewritten,
-                                          contentDigest: try digest(of: file, as: target, input: inputDigest, transform: transform,
-                                                                    options: options))
+            if !finishingReadsContents {
+                do {
+                    try PDFFinisher.finishInPlace(file, as: target, plan: inPlace, contentDigest: contentDigest,
+                                                  doc: doc, changed: changed.objects)
+                    try setVersion13(file, as: target)
+                    return
+                } catch is IncrementalUpdate.Overlap {
+                    // The finishing changes a stream the conversion changed too: as above.
+                }
+            }
+            try IncrementalUpdate(doc, adding: changed.objects, withItsOwnChanges: false)
+                .append(to: file, naming: target, contentDigest: contentDigest)
+            try setVersion13(file, as: target)
+            try PDFFinisher.finishInPlace(file, as: target, plan: inPlace, contentDigest: contentDigest)
+            return
+        case 2:
+            break
         default:
             throw FinishingError("converting \(target.path) to CMYK: \(String(cString: message))")
+        }
+        let rewritten = try rewrittenPlan(inPlace, marked: plan.markedContents, in: doc)
+        try AtomicOutput.withTemporaryFile(for: target, suffix: "drawn.pdf") { drawn in
+            guard rename(file.path, drawn.path) == 0 else { throw OutputError.cannotWrite(target) }
+            try rewrite(drawn, into: file, transform: transform, options: options)
+        }
+        try PDFFinisher.finishInPlace(file, as: target, plan: rewritten, contentDigest: contentDigest)
+    }
+
+    /// The objects `content_cmyk_changed_objects` hands back, in object order.
+    private final class ChangedObjects {
+        var objects: [(id: Int, body: Data)] = []
+    }
+
+    /// PDF/X-1a:2001 is PDF 1.3: the header says so, in place (cairo writes "%PDF-1.5").
+    private static func setVersion13(_ file: URL, as target: URL) throws {
+        guard let handle = FileHandle(forUpdatingAtPath: file.path) else { throw OutputError.cannotWrite(target) }
+        defer { try? handle.close() }
+        do {
+            let header = try handle.read(upToCount: 8) ?? Data()
+            guard header.count == 8, header.starts(with: Data("%PDF-1.".utf8)) else {
+                throw FinishingError("\(target.path): the drawn file has no PDF header")
+            }
+            try handle.seek(toOffset: 7)
+            try handle.write(contentsOf: Data("3".utf8))
+        } catch let error as FinishingError {
+            throw error
+        } catch {
+            throw OutputError("cannot write \(target.path): \(AtomicOutput.reason(error))")
         }
     }
 
@@ -113,12 +165,9 @@ public enum CMYKConverter {
     /// pictures alone take it to about 1.2×, CMYK JPEGs being larger than the RGB ones.
     static let mostLeftBehind = 0.05
 
-    /// The finishing plan for a converted file: as it is for one converted in place (its objects
-    /// keep their numbers), `rewritten` for a copy (numbered anew: what was marked as it was drawn
-    /// is known by page).
-    private static func conversionPlans(_ plan: FinishingPlan, input: URL, transform: CMYKTransform,
-                                        options: Options) throws -> (inPlace: FinishingPlan, rewritten: FinishingPlan) {
-        let doc = try QPDFDocument(reading: input, mapping: true)
+    /// The finishing plan for a file converted where it lies (its objects keep their numbers).
+    private static func conversionPlan(_ plan: FinishingPlan, from doc: QPDFDocument, input: URL, transform: CMYKTransform,
+                                       options: Options) throws -> FinishingPlan {
         var inPlace = try completedPlan(plan, from: doc, input: input)
         if let (page, what) = try PageTransparency.found(in: doc).min(by: { $0.key < $1.key }) {
             throw FinishingError("\(input.path): page \(page + 1) uses transparency (\(what)), which PDF/X-1a does not have; draw it without")
@@ -129,16 +178,21 @@ public enum CMYKConverter {
         inPlace.outputIntent = FinishingPlan.OutputIntent(
             profileData: transform.profile, outputConditionIdentifier: options.outputConditionIdentifier,
             outputCondition: options.outputCondition, registryName: options.registryName, info: options.outputCondition)
-        var rewritten = inPlace
-        if !plan.markedContents.isEmpty {
-            for i in 0..<(try doc.pageCount) {
-                if let id = try doc.objectID(try doc.get(try doc.page(i), "/Contents")), plan.markedContents.contains(id) {
-                    rewritten.markedPages.insert(i)
-                }
+        return inPlace
+    }
+
+    /// `plan` for a copy of the file `doc` read (numbered anew): the contents `marked` as they
+    /// were drawn are known by page instead.
+    private static func rewrittenPlan(_ plan: FinishingPlan, marked: Set<Int>, in doc: QPDFDocument) throws -> FinishingPlan {
+        var rewritten = plan
+        guard !marked.isEmpty else { return rewritten }
+        for i in 0..<(try doc.pageCount) {
+            if let id = try doc.objectID(try doc.get(try doc.page(i), "/Contents")), marked.contains(id) {
+                rewritten.markedPages.insert(i)
             }
-            rewritten.markedContents = []
         }
-        return (inPlace, rewritten)
+        rewritten.markedContents = []
+        return rewritten
     }
 
     private static func blackRule(_ options: Options) -> content_black_rule {

@@ -12,14 +12,28 @@ struct IncrementalUpdate {
     private let root: Int
     private let info: Int?
 
-    /// Takes what `doc` changed; `doc` must have been read from the file the update will go to.
-    init(_ doc: QPDFDocument) throws {
-        objects = try doc.touched.sorted().map { ($0, try doc.unparsed($0)) }
+    /// Takes what `doc` changed, and `changed`: objects of the same file made elsewhere (its CMYK
+    /// conversion), each `n 0 obj`'s body; `doc` must have been read from the file the update will
+    /// go to, and must not have changed those objects too (`Overlap`: each change would be made on
+    /// the other's old version).
+    /// Without `withItsOwnChanges`, only `changed`, `doc` giving the trailer.
+    init(_ doc: QPDFDocument, adding changed: [(id: Int, body: Data)] = [], withItsOwnChanges: Bool = true) throws {
+        var bodies = Dictionary(changed.map { ($0.id, $0.body) }, uniquingKeysWith: { _, last in last })
+        for id in withItsOwnChanges ? doc.touched : [] {
+            guard bodies[id] == nil else { throw Overlap(id: id) }
+            bodies[id] = try doc.unparsed(id)
+        }
+        objects = bodies.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let trailer = try doc.trailer()
         guard let root = try doc.objectID(try doc.root()) else { throw FinishingError("the PDF's catalog is not an indirect object") }
         self.root = root
         info = try doc.has(trailer, "/Info") ? try doc.objectID(try doc.get(trailer, "/Info")) : nil
         size = max(try doc.intValue(try doc.get(trailer, "/Size")), (objects.last?.id ?? 0) + 1)
+    }
+
+    /// An object both the finishing and the objects it was given changed.
+    struct Overlap: Error {
+        let id: Int
     }
 
     /// `target`: the PDF `file` becomes, which a write failure names.

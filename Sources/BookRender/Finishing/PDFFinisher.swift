@@ -39,18 +39,23 @@ public enum PDFFinisher {
     /// the file (see `PDFSink`); with the update it makes the `/ID`, so the same book gives the
     /// same bytes. The caller owns `file`: it is a temporary file, renamed into
     /// place afterwards, so a failure here never leaves a half-updated PDF at the target.
-    static func finishInPlace(_ file: URL, as target: URL, plan: FinishingPlan, contentDigest: String) throws {
+    ///
+    /// `doc`: `file` read already (nil reads it); `changed`: objects of `file` changed by the
+    /// caller (`CMYKConverter`'s converted streams), appended in the same update, which throws
+    /// `IncrementalUpdate.Overlap` without writing when the finishing changes one of them too.
+    static func finishInPlace(_ file: URL, as target: URL, plan: FinishingPlan, contentDigest: String,
+                              doc read: QPDFDocument? = nil, changed: [(id: Int, body: Data)] = []) throws {
         let update: IncrementalUpdate
         let release = DocumentRelease()
         do {
-            let doc = try QPDFDocument(reading: file, mapping: true)
+            let doc = try read ?? QPDFDocument(reading: file, mapping: true)
             doc.writesOwnStreams = true
             try apply(plan, to: doc, input: file, source: file)
             if !plan.transparency {
                 try refuseTransparency(doc, in: file)
                 try PageGroups.remove(doc)
             }
-            update = try IncrementalUpdate(doc)
+            update = try IncrementalUpdate(doc, adding: changed)
             release.start(doc)
         }
         // Freed by the time this returns, as before, but while the update is written.

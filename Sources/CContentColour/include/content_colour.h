@@ -43,17 +43,23 @@ typedef struct {
 /// Returns 0, or 1 with a message in `error`.
 int content_convert_cmyk(const char *input, const char *output, content_black_rule rule, content_cmyk_converter convert,
                          char *error, size_t error_size);
-/// `content_convert_cmyk` done to the PDF at `path` itself, as an incremental update appended to
-/// it (PDF 32000-1 §7.5.6): only the streams whose colours change are written again, so the
-/// pictures' bytes stay where they are; and its header made PDF 1.3. The pictures must need
-/// nothing but their dictionaries changed to do this cheaply (a CMYK JPEG cairo wrote without
-/// /Decode is written again whole). Returns 0; 2 when it cannot be done in place (the file has
-/// cross-reference or object streams, a page's content is not one stream, or the streams it
-/// would replace hold more than `most_superseded` times the file's size: their old versions stay
-/// in the file) and nothing was written; or 1 with a message in `error`. New streams are
-/// compressed at `level` (libdeflate, 1 to 12).
-int content_convert_cmyk_in_place(const char *path, content_black_rule rule, content_cmyk_converter convert,
-                                  double most_superseded, int level, char *error, size_t error_size);
+/// Takes one object `content_cmyk_changed_objects` made: its number and its body as it follows
+/// "n 0 obj\n" (a stream's dictionary, `stream`, its data, `endstream`).
+typedef void (*content_take_object)(void *context, int number, const unsigned char *body, size_t size);
+
+/// What `content_convert_cmyk` would change in the PDF at `path`, for an incremental update to it
+/// (PDF 32000-1 §7.5.6): only the streams whose colours change, converted (contents, forms, Type 3
+/// glyph procedures, RGB images), handed to `take` in object order; the file is only read, so the
+/// pictures' bytes stay where they are. The pictures must need nothing but their dictionaries
+/// changed to do this cheaply (a CMYK JPEG cairo wrote without /Decode comes back whole). Returns
+/// 0; 2 when it cannot be done in place (the file has cross-reference or object streams, an object
+/// of a generation other than 0, a page's content that is not one stream, or streams to replace
+/// that hold more than `most_superseded` times the file's size: their old versions would stay in
+/// it) and nothing was taken; or 1 with a message in `error`. New streams are compressed at `level`
+/// (libdeflate, 1 to 12).
+int content_cmyk_changed_objects(const char *path, content_black_rule rule, content_cmyk_converter convert,
+                                 double most_superseded, int level, content_take_object take, void *context,
+                                 char *error, size_t error_size);
 
 /// Gives one page's content stream (`content`: decoded, or with `compressed` the zlib data of a
 /// FlateDecode stream) every graphics object painted outside marked content (a painted path, `Do`,
