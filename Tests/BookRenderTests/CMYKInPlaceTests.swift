@@ -98,6 +98,21 @@ import BookRenderKit
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
+    /// The converted streams and the finishing go in one update only where they change different
+    /// objects: each would otherwise be made from the other's old version.
+    @Test func anObjectChangedTwiceIsRefusedBeforeAnythingIsWritten() throws {
+        let (dir, file, _, _, _, _) = try Self.drawn("cmyk-overlap", pages: 1)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let doc = try QPDFDocument(reading: file)
+        let page = try doc.page(0)
+        let id = try #require(try doc.objectID(page))
+        try doc.set(page, "/Rotate", try doc.integer(0))
+        let other = try #require(try doc.objectID(try doc.get(page, "/Contents")))
+        #expect(throws: IncrementalUpdate.Overlap.self) { try IncrementalUpdate(doc, adding: [(id, Data("<< >>".utf8))]) }
+        _ = try IncrementalUpdate(doc, adding: [(other, Data("<< /Length 0 >>\nstream\n\nendstream".utf8))])
+        _ = try IncrementalUpdate(doc, adding: [(id, Data("<< >>".utf8))], withItsOwnChanges: false)
+    }
+
     /// cairo's dictionary for a CMYK JPEG, completed at the same length.
     @Test func aCMYKJPEGDictionaryIsCompletedAtItsLength() throws {
         let cairo = "endobj\n54 0 obj\n<< /Length 56 0 R\n   /Type /XObject\n   /Subtype /Image\n   /Width 2250\n   /Height 3000\n"

@@ -109,6 +109,7 @@ public enum CMYKConverter {
                 guard let id = try doc.objectID(try doc.get(try doc.page(i), "/Contents")) else { return true }
                 return !plan.markedContents.contains(id)
             }
+            var unchanged = doc
             if !finishingReadsContents {
                 do {
                     try PDFFinisher.finishInPlace(file, as: target, plan: inPlace, contentDigest: contentDigest,
@@ -116,10 +117,13 @@ public enum CMYKConverter {
                     try setVersion13(file, as: target)
                     return
                 } catch is IncrementalUpdate.Overlap {
-                    // The finishing changes a stream the conversion changed too: as above.
+                    // The finishing changes a stream the conversion changed too: as above. Nothing
+                    // was written, but `doc` holds the finishing (its trailer may name objects
+                    // only that update would have made), so the trailer is read from the file.
+                    unchanged = try QPDFDocument(reading: file, mapping: true)
                 }
             }
-            try IncrementalUpdate(doc, adding: changed.objects, withItsOwnChanges: false)
+            try IncrementalUpdate(unchanged, adding: changed.objects, withItsOwnChanges: false)
                 .append(to: file, naming: target, contentDigest: contentDigest)
             try setVersion13(file, as: target)
             try PDFFinisher.finishInPlace(file, as: target, plan: inPlace, contentDigest: contentDigest)
