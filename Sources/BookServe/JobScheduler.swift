@@ -101,6 +101,8 @@ actor JobScheduler {
     private func makeRunner(_ job: JobRecord, child: ChildHandle) -> JobRunner {
         let folder = JobFolder(jobs: config.jobsFolder, id: job.id)
         var runner = JobRunner(executable: config.executable, timeout: config.jobTimeout)
+        // The service stops its exports itself (cancel, checkpoint) and knows which it stopped.
+        runner.cancelWait = 0
         var extra = config.limitArguments + ["--events"]
         if let n = job.options.preview { extra += ["--preview", "\(n)"] }
         if job.options.fillMissing == true {
@@ -173,6 +175,7 @@ actor JobScheduler {
         if let kind = (try? ExportOutcome.read(folder.report))?.error?.kind { return kind.rawValue }
         if let e = result.error, e.hasPrefix("timed out") { return "timedOut" }
         if let e = result.error, e.hasPrefix("the export crashed") { return "crashed" }
+        if let e = result.error, e.hasPrefix("the export was stopped") { return "stopped" }
         return "exportFailed"
     }
 

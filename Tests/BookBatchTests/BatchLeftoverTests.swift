@@ -97,11 +97,18 @@ import BookTestSupport
         #expect(OutputFixtures.temporaries(in: [out, out.appendingPathComponent("pages")]) == [])
     }
 
+    /// Who a cancel signals, in which order.
+    enum CancelOrder: String, CaseIterable, CustomTestStringConvertible {
+        case batchAlone, batchThenJob, jobThenBatch
+        var testDescription: String { rawValue }
+    }
+
     /// A scheduler's cancel (Slurm's scancel signals every process of the job, the batch and its
-    /// exports) or a signal to the batch alone: the running export is reported cancelled, not
-    /// crashed, no job starts after it, and the batch writes its summary and ends by the signal.
-    @Test(arguments: [true, false])
-    func aCancelledBatchReportsItsRunningJobCancelledAndStartsNoOther(signalsEveryProcess: Bool) throws {
+    /// exports, one by one and in no set order) or a signal to the batch alone: the running export
+    /// is reported cancelled, not crashed, no job starts after it, and the batch writes its summary
+    /// and ends by the signal.
+    @Test(arguments: CancelOrder.allCases)
+    func aCancelledBatchReportsItsRunningJobCancelledAndStartsNoOther(order: CancelOrder) throws {
         let (dir, _, out) = try longJob()
         defer { try? FileManager.default.removeItem(at: dir) }
         let manifest = dir.appendingPathComponent("three.jsonl")
@@ -120,8 +127,16 @@ import BookTestSupport
         batch.standardError = FileHandle.nullDevice
         try batch.run()
         let job = try #require(jobWriting(in: [out], of: batch), "the job never wrote a temporary")
-        kill(batch.processIdentifier, SIGTERM)
-        if signalsEveryProcess { kill(job, SIGTERM) }
+        switch order {
+        case .batchAlone: kill(batch.processIdentifier, SIGTERM)
+        case .batchThenJob: kill(batch.processIdentifier, SIGTERM); kill(job, SIGTERM)
+        case .jobThenBatch:
+            // The export has ended (its temporaries gone) before the batch hears of the cancel.
+            kill(job, SIGTERM)
+            _ = OutputFixtures.wait(for: batch) { OutputFixtures.temporaries(in: [out], process: job, scratch: scratch) == [] }
+            usleep(100_000)
+            kill(batch.processIdentifier, SIGTERM)
+        }
         try batch.waitForExit(within: 120, "the batch")
         #expect(batch.terminationReason == .uncaughtSignal && batch.terminationStatus == SIGTERM,
                 "ended with \(batch.terminationStatus)")
@@ -135,5 +150,43 @@ import BookTestSupport
         #expect(written?["cancelled"] as? Int == 1 && written?["failed"] as? Int == 0, "\(written ?? [:])")
         #expect(OutputFixtures.temporaries(in: [out], process: job, scratch: scratch) == [])
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("book2.pdf").path))
+    }
+
+    /// An export stopped by a signal meant for it alone (someone's `kill`, the system out of
+    /// memory) is not a crash of the program and not a cancel of the batch: it is reported
+    /// stopped, and the batch goes on.
+    @Test func anExportStoppedFromOutsideIsReportedStoppedAndTheBatchGoesOn() throws {
+        let (dir, _, out) = try longJob()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let manifest = dir.appendingPathComponent("two.jsonl")
+        let lines = [#"{"input": "book.json", "output": "out/stopped.pdf", "options": {"png": "out/pages", "dpi": 200}}"#,
+                     #"{"input": "book.json", "output": "out/next.pdf"}"#]
+        try Data(lines.joined(separator: "\n").utf8).write(to: manifest)
+        let events = dir.appendingPathComponent("events.jsonl")
+        _ = FileManager.default.createFile(atPath: events.path, contents: nil)
+        let eventsHandle = try FileHandle(forWritingTo: events)
+        defer { try? eventsHandle.close() }
+        let batch = Process()
+        batch.executableURL = try Repository.binary
+        batch.arguments = ["batch", manifest.path, "--jobs", "1", "--events"]
+        let scratch = try OutputFixtures.privateScratch(for: batch)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        batch.standardOutput = eventsHandle
+        batch.standardError = FileHandle.nullDevice
+        try batch.run()
+        let job = try #require(jobWriting(in: [out], of: batch), "the job never wrote a temporary")
+        kill(job, SIGTERM)
+        try batch.waitForExit(within: 300, "the batch")
+        #expect(batch.terminationReason == .exit && batch.terminationStatus == 1, "ended with \(batch.terminationStatus)")
+        let records = try String(contentsOf: events, encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let finished = records.filter { $0["event"] as? String == "job" }
+        let status = Dictionary(finished.map { (URL(fileURLWithPath: $0["output"] as? String ?? "").lastPathComponent, $0) },
+                                uniquingKeysWith: { a, _ in a })
+        #expect(status["stopped.pdf"]?["status"] as? String == "failed", "\(finished)")
+        let error = status["stopped.pdf"]?["error"] as? String ?? ""
+        #expect(error.contains("stopped by SIGTERM") && !error.contains("crashed"), "\(error)")
+        #expect(status["next.pdf"]?["status"] as? String == "done", "\(finished)")
+        #expect(OutputFixtures.temporaries(in: [out], process: job, scratch: scratch) == [])
     }
 }

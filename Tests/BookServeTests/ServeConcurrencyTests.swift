@@ -99,4 +99,45 @@ import BookTestSupport
         #expect(message.contains("1 s"), "\(message)")
         expectNoServerDetail(message, server)
     }
+
+    /// An export killed by something outside the service (the system out of memory kills with
+    /// SIGKILL) fails as stopped, not as a crash of the program, and says what likely happened.
+    @Test func anExportKilledFromOutsideFailsAsStopped() async throws {
+        let dir = try temporaryDirectory("serve-killed")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let provider = try LoopbackProvider(latency: 0.1, holdAfter: 0)
+        defer { provider.stop() }
+        let server = try ServeProcess(data: dir.appendingPathComponent("data"),
+                                      arguments: ["--provider-base-url", provider.baseURL],
+                                      environment: ["OPENAI_API_KEY": "sk-test-key"])
+        defer { _ = server.stop() }
+        let body = try JSONSerialization.data(withJSONObject: [
+            "book": try JSONSerialization.jsonObject(with: bookToIllustrate(pages: 2, withHero: false)),
+            "options": ["fillMissing": true, "provider": "openai", "png": false],
+        ])
+        let id = try await server.submit(body, type: "application/json")
+        // The export waits on the provider, which holds every call: it is the service's child.
+        let deadline = Date().addingTimeInterval(60)
+        var child: pid_t?
+        while child == nil, Date() < deadline {
+            child = Self.children(of: server.process.processIdentifier).first
+            if child == nil { try await Task.sleep(nanoseconds: 50_000_000) }
+        }
+        let export = try #require(child, "the service started no export")
+        kill(export, SIGKILL)
+        let end = try await server.wait(id, timeout: 120)
+        let error = end["error"] as? [String: Any] ?? [:]
+        #expect(end["state"] as? String == "failed" && error["code"] as? String == "stopped", "\(end)")
+        let message = error["message"] as? String ?? ""
+        #expect(message.contains("SIGKILL") && message.contains("memory") && !message.contains("crashed"), "\(message)")
+        expectNoServerDetail(message, server)
+    }
+
+    static func children(of pid: pid_t) -> [pid_t] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { pid_t($0) }
+        }
+    }
 }

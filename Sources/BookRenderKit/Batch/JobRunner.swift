@@ -41,6 +41,11 @@ public struct JobRunner: Sendable {
     public var started: (@Sendable (Int32) -> Void)?
     /// The child's environment; this process's own when nil.
     public var environment: [String: String]?
+    /// Seconds an export ended by a stop signal waits for this process's own cancel
+    /// (`TemporaryFiles.cancelHandler`) before it is reported stopped from outside: a scheduler's
+    /// cancel signals every process of a job one by one. 0 for a caller that stops its exports
+    /// itself and knows why.
+    public var cancelWait: Double = 2
 
     public init(executable: URL, timeout: Double? = nil) {
         self.executable = executable; self.timeout = timeout
@@ -126,12 +131,22 @@ public struct JobRunner: Sendable {
         p.waitUntilExit()
         result.exitCode = p.terminationStatus
         let outcome = try? ExportOutcome.read(report)
+        let stopSignal = p.terminationReason == .uncaughtSignal && Self.stopSignals[p.terminationStatus] != nil
+        // A scheduler's cancel signals every process of the job, one by one: the export may die
+        // of it before the batch's own signal arrives, and is then the cancel's, not a crash.
+        if stopSignal, !timedOut.isSet, TemporaryFiles.cancelSignal == nil { Self.awaitCancel(within: cancelWait) }
         if p.terminationReason == .uncaughtSignal, !timedOut.isSet, let signal = TemporaryFiles.cancelSignal {
             result.status = .cancelled
             result.error = Self.cancelled(signal)
+        } else if p.terminationReason == .uncaughtSignal, timedOut.isSet {
+            result.error = "timed out after \(timeout ?? 0) s and was stopped"
+        } else if stopSignal {
+            // SIGKILL from outside is most often the kernel's, out of memory.
+            let why = p.terminationStatus == SIGKILL ? " (the system kills a process so when it runs out of memory)" : ""
+            result.error = "the export was stopped by \(Self.name(of: p.terminationStatus)) from outside the batch\(why); "
+                + "run the batch again to render it"
         } else if p.terminationReason == .uncaughtSignal {
-            result.error = timedOut.isSet ? "timed out after \(timeout ?? 0) s and was stopped"
-                : "the export crashed (signal \(p.terminationStatus)); run `bookrender export \(job.input)` alone to see why"
+            result.error = "the export crashed (signal \(p.terminationStatus)); run `bookrender export \(job.input)` alone to see why"
         } else if p.terminationStatus != 0 {
             result.error = outcome?.error?.message ?? Self.lastError(in: errors)
                 ?? "exit \(p.terminationStatus) without a report"
@@ -148,9 +163,17 @@ public struct JobRunner: Sendable {
 }
 
 extension JobRunner {
-    static func cancelled(_ signal: Int32) -> String {
-        let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][signal] ?? "signal \(signal)"
-        return "cancelled by \(name) before it finished"
+    /// Signals that stop a process on someone's request rather than because it failed.
+    static let stopSignals: [Int32: String] = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP", SIGKILL: "SIGKILL"]
+
+    static func name(of signal: Int32) -> String { stopSignals[signal] ?? "signal \(signal)" }
+
+    static func cancelled(_ signal: Int32) -> String { "cancelled by \(name(of: signal)) before it finished" }
+
+    /// Waits until a cancel has begun or `seconds` have passed.
+    static func awaitCancel(within seconds: Double) {
+        let end = Date().addingTimeInterval(seconds)
+        while TemporaryFiles.cancelSignal == nil, Date() < end { usleep(10_000) }
     }
 
     /// The last line the export printed as an error ("error: …", or ArgumentParser's "Error: …"),
