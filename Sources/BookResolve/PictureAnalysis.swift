@@ -98,11 +98,19 @@ private struct ByteWriter {
     mutating func double(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
     mutating func floats(_ v: [Float]) {
         int(v.count)
+        #if _endian(little)
+        v.withUnsafeBytes { data.append(contentsOf: $0) }
+        #else
         for f in v { withUnsafeBytes(of: f.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+        #endif
     }
+    /// The cells in CIELAB follow the colours: working them out again was most of a re-export's
+    /// placing of words over pictures.
     mutating func thumbnail(_ t: Thumbnail) {
         int(t.width); int(t.height)
         floats(t.red); floats(t.green); floats(t.blue)
+        let lab = t.lab
+        floats(lab.map(\.l)); floats(lab.map(\.a)); floats(lab.map(\.b))
     }
 }
 
@@ -130,15 +138,27 @@ private struct ByteReader {
     mutating func floats() -> [Float]? {
         guard let n = int(), n >= 0, n <= (bytes.count - at) / 4 else { return nil }
         var out = [Float](repeating: 0, count: n)
+        #if _endian(little)
+        out.withUnsafeMutableBytes { target in
+            bytes.withUnsafeBytes { source in
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[at..<at + 4 * n]))
+            }
+        }
+        at += 4 * n
+        #else
         for i in 0..<n {
             let s = take(4)!
             out[i] = Float(bitPattern: s.reversed().reduce(0) { $0 << 8 | UInt32($1) })
         }
+        #endif
         return out
     }
     mutating func thumbnail() -> Thumbnail? {
         guard let w = int(), let h = int(), w > 0, h > 0, w <= 4096, h <= 4096, let r = floats(), let g = floats(), let b = floats(),
-              r.count == w * h, g.count == r.count, b.count == r.count else { return nil }
-        return Thumbnail(width: w, height: h, red: r, green: g, blue: b)
+              r.count == w * h, g.count == r.count, b.count == r.count,
+              let l = floats(), let a = floats(), let bb = floats(), l.count == r.count, a.count == r.count, bb.count == r.count
+        else { return nil }
+        return Thumbnail(width: w, height: h, red: r, green: g, blue: b,
+                         lab: l.indices.map { CIELab(l: l[$0], a: a[$0], b: bb[$0]) })
     }
 }

@@ -22,7 +22,7 @@ public struct PictureAnalysisCache: Sendable {
     public var hashes: FileHashMemo
 
     /// Raised when the entries' layout changes.
-    static let format = 2
+    static let format = 3
     static var magic: String { "bookrender picture analysis \(format)" }
 
     func entry(for id: String) -> URL {

@@ -17,6 +17,13 @@ public struct Thumbnail: Sendable, Equatable {
         self.width = width; self.height = height; self.red = red; self.green = green; self.blue = blue
     }
 
+    /// With its cells in CIELAB as `lab` worked them out before (kept in the cache with it).
+    init(width: Int, height: Int, red: [Float], green: [Float], blue: [Float], lab: [CIELab]) {
+        self.init(width: width, height: height, red: red, green: green, blue: blue)
+        precondition(lab.count == red.count)
+        labCells.keep(lab)
+    }
+
     public static func == (a: Thumbnail, b: Thumbnail) -> Bool {
         a.width == b.width && a.height == b.height && a.red == b.red && a.green == b.green && a.blue == b.blue
     }
@@ -136,6 +143,8 @@ public struct Thumbnail: Sendable, Equatable {
 private final class LabCells: @unchecked Sendable {
     private let lock = NSLock()
     private var value: [CIELab]?
+
+    func keep(_ cells: [CIELab]) { lock.withLock { value = cells } }
 
     func cells(of t: Thumbnail) -> [CIELab] {
         lock.withLock {

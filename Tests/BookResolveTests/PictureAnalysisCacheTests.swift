@@ -126,6 +126,15 @@ import BookTestSupport
             #expect(PictureAnalysis(decoding: bytes.dropLast(3)) == nil)
             #expect(PictureAnalysis(decoding: bytes + Data([0])) == nil)
         }
+        // The cells in CIELAB come back as the conversion makes them, and are what the thumbnail
+        // read back gives: kept, not worked out again.
+        let read = try #require(PictureAnalysis(decoding: PictureAnalysis(decodes: true, thumbnail: thumbnail).encoded())?.thumbnail)
+        let fresh = Thumbnail(width: thumbnail.width, height: thumbnail.height, red: thumbnail.red, green: thumbnail.green, blue: thumbnail.blue)
+        #expect(read.lab == fresh.lab)
+        let marked = Thumbnail(width: thumbnail.width, height: thumbnail.height, red: thumbnail.red, green: thumbnail.green,
+                               blue: thumbnail.blue, lab: fresh.lab.map { CIELab(l: $0.l, a: -$0.a, b: $0.b) })
+        let readMarked = try #require(PictureAnalysis(decoding: PictureAnalysis(decodes: true, thumbnail: marked).encoded())?.thumbnail)
+        #expect(readMarked.lab == marked.lab && readMarked.lab != fresh.lab)
         // An estimate with a thumbnail of its own keeps it.
         estimate.thumbnail = Thumbnail(width: 1, height: 1, red: [0.5], green: [0.25], blue: [0.125])
         let own = PictureAnalysis(decodes: true, thumbnail: thumbnail, estimate: estimate)
