@@ -76,8 +76,7 @@ enum ArtifactMarking {
             for index in 0..<contents.count {
                 let page = try doc.page(index)
                 pages.append(page)
-                let markedStream = try markedAlready.isEmpty ? nil : doc.objectID(try doc.get(page, "/Contents")).map { markedAlready.contains($0) }
-                if markedPages.contains(index) || markedStream == true {
+                if try ArtifactMarking.keepsContent(of: page, at: index, in: doc, markedAlready: markedAlready, markedPages: markedPages) {
                     kept.insert(index)
                     if workers > 1 { handOver(Content(bytes: [], compressed: false, keep: true), at: index) }
                     continue
@@ -142,6 +141,15 @@ enum ArtifactMarking {
         let marking = Marking(pageCount: try doc.pageCount, threads: threads)
         try marking.read(doc, markedAlready: markedAlready, markedPages: markedPages)
         return marking
+    }
+
+    /// Whether the page at `index` keeps its content as it is (marked as it was written, see
+    /// `start`), or has its content read from the file and marked here.
+    static func keepsContent(of page: QPDFDocument.Handle, at index: Int, in doc: QPDFDocument,
+                             markedAlready: Set<Int>, markedPages: Set<Int>) throws -> Bool {
+        if markedPages.contains(index) { return true }
+        guard !markedAlready.isEmpty, let id = try doc.objectID(try doc.get(page, "/Contents")) else { return false }
+        return markedAlready.contains(id)
     }
 
     static func markPage(_ content: Content, index: Int) -> Result<Data, FinishingError> {

@@ -105,9 +105,8 @@ public enum CMYKConverter {
             // library's cairo compresses them itself), reading them from the file: those must be
             // the converted ones, so the conversion goes first as an update of its own.
             let finishingReadsContents = try plan.figureAltTexts != nil && (0..<doc.pageCount).contains { i in
-                guard !plan.markedPages.contains(i) else { return false }
-                guard let id = try doc.objectID(try doc.get(try doc.page(i), "/Contents")) else { return true }
-                return !plan.markedContents.contains(id)
+                try !ArtifactMarking.keepsContent(of: try doc.page(i), at: i, in: doc, markedAlready: plan.markedContents,
+                                                  markedPages: plan.markedPages)
             }
             var unchanged = doc
             if !finishingReadsContents {
