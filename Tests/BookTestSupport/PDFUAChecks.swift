@@ -58,6 +58,19 @@ public enum PDFUAChecks {
             if n > level + 1 { out.append("7.4.2: \(e.type) \(e.ref) follows H\(level) (\(level == 0 ? "the first heading must be H1" : "a level is skipped"))") }
             level = n
         }
+        // Each element names its parent (`/P`): the element above it, or the tree's root.
+        let rootRef = pdf.catalog["/StructTreeRoot"] as? String
+        func checkParents(_ elements: [TaggedPDF.Element], parent: String?) {
+            for e in elements {
+                let named = (pdf.objects[e.ref] as? [String: Any])?["/P"] as? String
+                if named != parent { out.append("7.1: element \(e.ref) names \(named ?? "no") parent, not \(parent ?? "the root")") }
+                checkParents(e.kids, parent: e.ref)
+            }
+        }
+        checkParents(pdf.elements, parent: rootRef)
+        if let rootRef, (pdf.objects[rootRef] as? [String: Any])?["/Type"] as? String != "/StructTreeRoot" {
+            out.append("7.1: the catalog's /StructTreeRoot \(rootRef) is not of type StructTreeRoot")
+        }
         // Each marked-content sequence belongs to one element, and the parent tree says which.
         var owner: [String: String] = [:]
         for e in all {

@@ -53,7 +53,12 @@ enum ParagraphJoining {
         }
         // Marked-content references are integers or `/MCR` dictionaries; only elements have `/S`.
         guard try doc.isDictionary(kids), try doc.has(kids, "/S") else { return }
-        if try doc.isName(try doc.get(kids, "/S"), "/P") { found.append((kids, parent)) }
+        // A paragraph holds marked content only (`StructureTags` opens no element inside one):
+        // its content is not read, which for a long book was most of this.
+        if try doc.isName(try doc.get(kids, "/S"), "/P") {
+            found.append((kids, parent))
+            return
+        }
         try collect(try doc.get(kids, "/K"), parent: kids, into: &found, doc: doc)
     }
 

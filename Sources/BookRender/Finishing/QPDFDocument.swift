@@ -135,6 +135,15 @@ final class QPDFDocument {
         return try (0..<max(0, Int(count))).map { i in try call { qpdf_oh_get_array_item($0, array, Int32(i)) } }
     }
     func streamDictionary(_ h: Handle) throws -> Handle { try call { qpdf_oh_get_dict($0, h) } }
+    /// A dictionary's keys (with their slashes), in qpdf's order.
+    func keys(_ dictionary: Handle) throws -> [String] {
+        try call { qpdf_oh_begin_dict_key_iter($0, dictionary) }
+        var keys: [String] = []
+        while try call({ qpdf_oh_dict_more_keys($0) }) != 0 {
+            if let key = try call({ qpdf_oh_dict_next_key($0) }) { keys.append(String(cString: key)) }
+        }
+        return keys
+    }
     func object(_ id: Int) throws -> Handle { try call { qpdf_get_object_by_id($0, Int32(id), 0) } }
     func intValue(_ h: Handle) throws -> Int {
         guard try call({ qpdf_oh_is_integer($0, h) }) != 0 else { return 0 }

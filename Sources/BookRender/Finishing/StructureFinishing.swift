@@ -20,7 +20,20 @@ enum StructureFinishing {
         let top = try doc.get(tree, "/K")
         let kids = try doc.isArray(top) ? try doc.items(top) : [top]
         let alreadyWrapped = try kids.count == 1 && doc.isDictionary(kids[0]) && doc.isName(try doc.get(kids[0], "/S"), "/Document")
-        if !alreadyWrapped {
+        if !alreadyWrapped, try doc.objectID(tree) != nil {
+            // The elements name the root as their parent (`/P`) by its object number: that object
+            // becomes the Document element and the root moves to a new one, so that none of a long
+            // book's thousands of elements is written again.
+            let keys = try doc.keys(tree)
+            let moved = try keys.filter { $0 != "/K" }.map { ($0, try doc.get(tree, $0)) }
+            let newRoot = try doc.indirect(try doc.dictionary(moved + [("/K", try doc.array([tree]))]))
+            for key in keys { try doc.remove(tree, key) }
+            try doc.set(tree, "/Type", try doc.name("StructElem"))
+            try doc.set(tree, "/S", try doc.name("Document"))
+            try doc.set(tree, "/P", newRoot)
+            try doc.set(tree, "/K", try doc.array(kids))
+            try doc.set(root, "/StructTreeRoot", newRoot)
+        } else if !alreadyWrapped {
             let document = try doc.indirect(try doc.dictionary([
                 ("/Type", try doc.name("StructElem")), ("/S", try doc.name("Document")), ("/P", tree),
                 ("/K", try doc.array(kids)),
@@ -58,7 +71,10 @@ enum StructureFinishing {
         }
         // Marked-content references are integers or `/MCR` dictionaries; only elements have `/S`.
         guard try doc.isDictionary(kids), try doc.has(kids, "/S") else { return }
-        if try doc.isName(try doc.get(kids, "/S"), "/Figure") { figures.append(kids) }
+        let type = try doc.get(kids, "/S")
+        if try doc.isName(type, "/Figure") { figures.append(kids) }
+        // A paragraph holds marked content only (`StructureTags` opens no element inside one).
+        if try doc.isName(type, "/P") { return }
         try collectFigures(try doc.get(kids, "/K"), into: &figures, doc: doc)
     }
 
