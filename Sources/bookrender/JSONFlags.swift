@@ -29,6 +29,8 @@ struct ResultOutput {
 
     /// Prints `value` on stdout when asked, and writes it to the report file when `writeFile`.
     func emit<T: Encodable>(_ value: T, writeFile: Bool = true) throws(BookRenderError) {
+        // The report names its producer, the font set's hash among it: made only when wanted.
+        guard toStdout || (writeFile && reportFile != nil) else { return }
         let wrapped = CommandReport(command: command, value)
         if toStdout { Console.out(String(decoding: (try? wrapped.jsonData()) ?? Data(), as: UTF8.self)) }
         if writeFile, let reportFile { try JSONOutput.write(wrapped, to: reportFile) }
