@@ -47,19 +47,20 @@ enum ParagraphJoining {
     /// The `P` elements under `kids` (an element's `/K`), depth first, each with its parent.
     private static func collect(_ kids: QPDFDocument.Handle, parent: QPDFDocument.Handle,
                                 into found: inout [(element: QPDFDocument.Handle, parent: QPDFDocument.Handle)], doc: QPDFDocument) throws {
-        if try doc.isArray(kids) {
+        // Asked in the order of how often they hold: nearly every kid is an element.
+        if try doc.isDictionary(kids) {
+            // Marked-content references are integers or `/MCR` dictionaries; only elements have
+            // `/S`. A paragraph holds marked content only (`StructureTags` opens no element inside
+            // one): its content is not read, which for a long book was most of this.
+            let type = try doc.get(kids, "/S")
+            if try doc.isName(type, "/P") {
+                found.append((kids, parent))
+            } else if try !doc.isNull(type) {
+                try collect(try doc.get(kids, "/K"), parent: kids, into: &found, doc: doc)
+            }
+        } else if try doc.isArray(kids) {
             for kid in try doc.items(kids) { try collect(kid, parent: parent, into: &found, doc: doc) }
-            return
         }
-        // Marked-content references are integers or `/MCR` dictionaries; only elements have `/S`.
-        guard try doc.isDictionary(kids), try doc.has(kids, "/S") else { return }
-        // A paragraph holds marked content only (`StructureTags` opens no element inside one):
-        // its content is not read, which for a long book was most of this.
-        if try doc.isName(try doc.get(kids, "/S"), "/P") {
-            found.append((kids, parent))
-            return
-        }
-        try collect(try doc.get(kids, "/K"), parent: kids, into: &found, doc: doc)
     }
 
     /// Appends `part`'s content to `target`'s `/K`, each marked-content sequence as a reference
