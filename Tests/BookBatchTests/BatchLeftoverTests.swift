@@ -28,16 +28,37 @@ import BookTestSupport
         return pid
     }
 
-    /// The batch, and the temporary folder it and its jobs have to themselves.
-    func startBatch(_ manifest: URL) throws -> (Process, scratch: URL) {
+    /// The batch, one job at a time with `flags`, and the temporary folder it and its jobs have
+    /// to themselves; its stdout goes to `events` (a new file) when given.
+    func startBatch(_ manifest: URL, flags: [String] = [], events: URL? = nil) throws -> (Process, scratch: URL) {
         let p = Process()
         p.executableURL = try Repository.binary
-        p.arguments = ["batch", manifest.path, "--jobs", "1"]
+        p.arguments = ["batch", manifest.path, "--jobs", "1"] + flags
         let scratch = try OutputFixtures.privateScratch(for: p)
-        p.standardOutput = FileHandle.nullDevice
+        var output: FileHandle?
+        if let events {
+            _ = FileManager.default.createFile(atPath: events.path, contents: nil)
+            output = try FileHandle(forWritingTo: events)
+        }
+        // The child keeps its own descriptor.
+        defer { try? output?.close() }
+        p.standardOutput = output ?? FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
         return (p, scratch)
+    }
+
+    /// A manifest of `lines` in the book's folder.
+    func manifest(_ lines: [String], in dir: URL, named name: String) throws -> URL {
+        let url = dir.appendingPathComponent(name)
+        try Data(lines.joined(separator: "\n").utf8).write(to: url)
+        return url
+    }
+
+    /// The events a batch printed with `--events`, one object a line.
+    func eventRecords(_ events: URL) throws -> [[String: Any]] {
+        try String(contentsOf: events, encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
     @Test func aJobThatDiesHasItsTemporariesRemovedByTheBatch() throws {
@@ -111,21 +132,11 @@ import BookTestSupport
     func aCancelledBatchReportsItsRunningJobCancelledAndStartsNoOther(order: CancelOrder) throws {
         let (dir, _, out) = try longJob()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let manifest = dir.appendingPathComponent("three.jsonl")
         let lines = (1...3).map { #"{"input": "book.json", "output": "out/book\#($0).pdf", "options": {"png": "out/pages\#($0)", "dpi": 200}}"# }
-        try Data(lines.joined(separator: "\n").utf8).write(to: manifest)
         let events = dir.appendingPathComponent("events.jsonl"), summary = dir.appendingPathComponent("summary.json")
-        _ = FileManager.default.createFile(atPath: events.path, contents: nil)
-        let eventsHandle = try FileHandle(forWritingTo: events)
-        defer { try? eventsHandle.close() }
-        let batch = Process()
-        batch.executableURL = try Repository.binary
-        batch.arguments = ["batch", manifest.path, "--jobs", "1", "--events", "--report", summary.path]
-        let scratch = try OutputFixtures.privateScratch(for: batch)
+        let (batch, scratch) = try startBatch(try manifest(lines, in: dir, named: "three.jsonl"),
+                                              flags: ["--events", "--report", summary.path], events: events)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        batch.standardOutput = eventsHandle
-        batch.standardError = FileHandle.nullDevice
-        try batch.run()
         let job = try #require(jobWriting(in: [out], of: batch), "the job never wrote a temporary")
         switch order {
         case .batchAlone: kill(batch.processIdentifier, SIGTERM)
@@ -140,8 +151,7 @@ import BookTestSupport
         try batch.waitForExit(within: 120, "the batch")
         #expect(batch.terminationReason == .uncaughtSignal && batch.terminationStatus == SIGTERM,
                 "ended with \(batch.terminationStatus)")
-        let records = try String(contentsOf: events, encoding: .utf8).split(separator: "\n")
-            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let records = try eventRecords(events)
         #expect(records.filter { $0["event"] as? String == "job-start" }.count == 1, "\(records)")
         let finished = records.filter { $0["event"] as? String == "job" }
         #expect(finished.count == 1 && finished.first?["status"] as? String == "cancelled", "\(finished)")
@@ -158,29 +168,16 @@ import BookTestSupport
     @Test func anExportStoppedFromOutsideIsReportedStoppedAndTheBatchGoesOn() throws {
         let (dir, _, out) = try longJob()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let manifest = dir.appendingPathComponent("two.jsonl")
         let lines = [#"{"input": "book.json", "output": "out/stopped.pdf", "options": {"png": "out/pages", "dpi": 200}}"#,
                      #"{"input": "book.json", "output": "out/next.pdf"}"#]
-        try Data(lines.joined(separator: "\n").utf8).write(to: manifest)
         let events = dir.appendingPathComponent("events.jsonl")
-        _ = FileManager.default.createFile(atPath: events.path, contents: nil)
-        let eventsHandle = try FileHandle(forWritingTo: events)
-        defer { try? eventsHandle.close() }
-        let batch = Process()
-        batch.executableURL = try Repository.binary
-        batch.arguments = ["batch", manifest.path, "--jobs", "1", "--events"]
-        let scratch = try OutputFixtures.privateScratch(for: batch)
+        let (batch, scratch) = try startBatch(try manifest(lines, in: dir, named: "two.jsonl"), flags: ["--events"], events: events)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        batch.standardOutput = eventsHandle
-        batch.standardError = FileHandle.nullDevice
-        try batch.run()
         let job = try #require(jobWriting(in: [out], of: batch), "the job never wrote a temporary")
         kill(job, SIGTERM)
         try batch.waitForExit(within: 300, "the batch")
         #expect(batch.terminationReason == .exit && batch.terminationStatus == 1, "ended with \(batch.terminationStatus)")
-        let records = try String(contentsOf: events, encoding: .utf8).split(separator: "\n")
-            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        let finished = records.filter { $0["event"] as? String == "job" }
+        let finished = try eventRecords(events).filter { $0["event"] as? String == "job" }
         let status = Dictionary(finished.map { (URL(fileURLWithPath: $0["output"] as? String ?? "").lastPathComponent, $0) },
                                 uniquingKeysWith: { a, _ in a })
         #expect(status["stopped.pdf"]?["status"] as? String == "failed", "\(finished)")

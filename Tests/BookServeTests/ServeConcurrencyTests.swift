@@ -10,19 +10,14 @@ import BookTestSupport
         // shop-a's first book waits on its pictures until released.
         let provider = try LoopbackProvider(latency: 0.1, holdAfter: 0)
         defer { provider.stop() }
-        let server = try ServeProcess(data: dir.appendingPathComponent("data"),
-                                      arguments: ["--workers", "2", "--per-client", "1", "--provider-base-url", provider.baseURL],
-                                      environment: ["OPENAI_API_KEY": "sk-test-key"])
+        let server = try Self.server(in: dir, provider: provider, ["--workers", "2", "--per-client", "1"])
         defer { _ = server.stop() }
         func submit(_ client: String, _ body: Data, _ query: String) async throws -> String {
             let reply = try await server.call(.POST, "/v1/jobs" + query, body: body, type: "application/json", client: client)
             #expect(reply.status == 202, "\(reply.errorMessage)")
             return try #require(reply.json["id"] as? String)
         }
-        let slow = try JSONSerialization.data(withJSONObject: [
-            "book": try JSONSerialization.jsonObject(with: bookToIllustrate(pages: 3, withHero: false)),
-            "options": ["fillMissing": true, "provider": "openai", "png": false],
-        ])
+        let slow = try Self.bookToFill(pages: 3)
         let quick = try inlined(Repository.samples.appendingPathComponent("memoir/book.json"))
         let a1 = try await submit("shop-a", slow, "")
         let a2 = try await submit("shop-a", quick, "?png=false")
@@ -48,14 +43,9 @@ import BookTestSupport
         // No picture is answered: each job stays running until it is cancelled.
         let provider = try LoopbackProvider(latency: 0.1, holdAfter: 0)
         defer { provider.stop() }
-        let server = try ServeProcess(data: dir.appendingPathComponent("data"),
-                                      arguments: ["--workers", "2", "--provider-base-url", provider.baseURL],
-                                      environment: ["OPENAI_API_KEY": "sk-test-key"])
+        let server = try Self.server(in: dir, provider: provider, ["--workers", "2"])
         defer { _ = server.stop() }
-        let body = try JSONSerialization.data(withJSONObject: [
-            "book": try JSONSerialization.jsonObject(with: bookToIllustrate(pages: 2, withHero: false)),
-            "options": ["fillMissing": true, "provider": "openai", "png": false],
-        ])
+        let body = try Self.bookToFill(pages: 2)
         let first = try await server.submit(body, type: "application/json")
         let second = try await server.submit(body, type: "application/json")
         var states: [String?] = []
@@ -83,14 +73,9 @@ import BookTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let provider = try LoopbackProvider(latency: 0.1, holdAfter: 0)
         defer { provider.stop() }
-        let server = try ServeProcess(data: dir.appendingPathComponent("data"),
-                                      arguments: ["--job-timeout", "1", "--provider-base-url", provider.baseURL],
-                                      environment: ["OPENAI_API_KEY": "sk-test-key"])
+        let server = try Self.server(in: dir, provider: provider, ["--job-timeout", "1"])
         defer { _ = server.stop() }
-        let body = try JSONSerialization.data(withJSONObject: [
-            "book": try JSONSerialization.jsonObject(with: bookToIllustrate(pages: 2, withHero: false)),
-            "options": ["fillMissing": true, "provider": "openai", "png": false],
-        ])
+        let body = try Self.bookToFill(pages: 2)
         let id = try await server.submit(body, type: "application/json")
         let end = try await server.wait(id, timeout: 120)
         let error = end["error"] as? [String: Any] ?? [:]
@@ -107,14 +92,9 @@ import BookTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let provider = try LoopbackProvider(latency: 0.1, holdAfter: 0)
         defer { provider.stop() }
-        let server = try ServeProcess(data: dir.appendingPathComponent("data"),
-                                      arguments: ["--provider-base-url", provider.baseURL],
-                                      environment: ["OPENAI_API_KEY": "sk-test-key"])
+        let server = try Self.server(in: dir, provider: provider, [])
         defer { _ = server.stop() }
-        let body = try JSONSerialization.data(withJSONObject: [
-            "book": try JSONSerialization.jsonObject(with: bookToIllustrate(pages: 2, withHero: false)),
-            "options": ["fillMissing": true, "provider": "openai", "png": false],
-        ])
+        let body = try Self.bookToFill(pages: 2)
         let id = try await server.submit(body, type: "application/json")
         // The export waits on the provider, which holds every call: it is the service's child.
         let deadline = Date().addingTimeInterval(60)
@@ -139,5 +119,19 @@ import BookTestSupport
             ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
                 .split(separator: " ").compactMap { pid_t($0) }
         }
+    }
+
+    /// A service of its own in `dir` whose pictures come from `provider`, with `arguments`.
+    static func server(in dir: URL, provider: LoopbackProvider, _ arguments: [String]) throws -> ServeProcess {
+        try ServeProcess(data: dir.appendingPathComponent("data"), arguments: arguments + ["--provider-base-url", provider.baseURL],
+                         environment: ["OPENAI_API_KEY": "sk-test-key"])
+    }
+
+    /// A job's body: a book of `pages` pages whose pictures the job makes (`fillMissing`), no PNGs.
+    static func bookToFill(pages: Int) throws -> Data {
+        try JSONSerialization.data(withJSONObject: [
+            "book": try JSONSerialization.jsonObject(with: bookToIllustrate(pages: pages, withHero: false)),
+            "options": ["fillMissing": true, "provider": "openai", "png": false],
+        ])
     }
 }
