@@ -18,7 +18,7 @@ packages=(
   libdeflate-dev  # the artifact-marked page contents, inflated and compressed again
   libstdc++-12-dev  # the C++ standard headers qpdf's C++ API (content stream filters) needs
   # the private font set (see fonts/fonts.json)
-  fonts-sil-andika fonts-linuxlibertine fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fonts-urw-base35
+  fonts-sil-andika fonts-linuxlibertine fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fonts-urw-base35 fonts-yanone-kaffeesatz
   # PDF readers and image tools the tests check output with
   poppler-utils qpdf libjpeg-turbo-progs imagemagick
   fonts-dejavu-core  # a face outside the font set, for the book-fonts tests
