@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-20}
-swift build -c release --product bookrender >&2
+. scripts/release-flags.sh
+# shellcheck disable=SC2086
+swift build -c release $RELEASE_SWIFT_FLAGS --product bookrender >&2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for sample in storybook/book.json memoir/book.json apps/memoirai/storybook.json apps/roger/story.json apps/infinitestories/story.json; do

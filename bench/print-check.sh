@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh time python3-venv debian-handbook ghostscript qpdf poppler-utils imagemagick
 if [ -z "${BOOKRENDER_BIN:-}" ]; then
     # As bench/run.sh builds it.
-    swift build -c release --static-swift-stdlib --scratch-path .build-bench --product bookrender >&2
+    . scripts/release-flags.sh
+    # shellcheck disable=SC2086
+    swift build -c release --static-swift-stdlib $RELEASE_SWIFT_FLAGS --scratch-path .build-bench --product bookrender >&2
     BOOKRENDER_BIN="$PWD/.build-bench/release/bookrender"
 fi
 export BOOKRENDER_BIN

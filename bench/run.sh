@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh time python3-venv debian-handbook debian-reference-en
 if [ -z "${BOOKRENDER_BIN:-}" ]; then
     # As scripts/render-samples.sh builds it: the Swift runtime and Foundation linked in.
-    swift build -c release --static-swift-stdlib --scratch-path .build-bench --product bookrender >&2
+    . scripts/release-flags.sh
+    # shellcheck disable=SC2086
+    swift build -c release --static-swift-stdlib $RELEASE_SWIFT_FLAGS --scratch-path .build-bench --product bookrender >&2
     BOOKRENDER_BIN="$PWD/.build-bench/release/bookrender"
 fi
 export BOOKRENDER_BIN

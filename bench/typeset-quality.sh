@@ -6,7 +6,9 @@ set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh python3-venv debian-handbook
 if [ -z "${BOOKRENDER_BIN:-}" ]; then
-    swift build -c release --static-swift-stdlib --scratch-path .build-bench --product bookrender >&2
+    . scripts/release-flags.sh
+    # shellcheck disable=SC2086
+    swift build -c release --static-swift-stdlib $RELEASE_SWIFT_FLAGS --scratch-path .build-bench --product bookrender >&2
     BOOKRENDER_BIN="$PWD/.build-bench/release/bookrender"
 fi
 if ! bench/.venv/bin/python -c "import typst, pdfminer" 2>/dev/null; then

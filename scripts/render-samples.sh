@@ -5,8 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # The Swift runtime and Foundation linked in: a process starts in 20 ms instead of 30.
-swift build -c release --static-swift-stdlib --product bookrender
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)/bookrender"
+. scripts/release-flags.sh
+# shellcheck disable=SC2086
+swift build -c release --static-swift-stdlib $RELEASE_SWIFT_FLAGS --product bookrender
+# shellcheck disable=SC2086
+bin="$(swift build -c release --static-swift-stdlib $RELEASE_SWIFT_FLAGS --show-bin-path)/bookrender"
 
 render() {  # name book-file
   local name=$1 book=$2 dir=out/$1

@@ -9,8 +9,11 @@ swift build --build-tests
 # The command-line tests run the optimized binary, as users get it: it is where most of the
 # suite's time goes, and it takes half the time a debug build does. The library's own tests run
 # in the debug build, with its checks.
-swift build -c release --product bookrender
-BOOKRENDER_BIN="$(swift build -c release --show-bin-path)/bookrender"
+. scripts/release-flags.sh
+# shellcheck disable=SC2086
+swift build -c release $RELEASE_SWIFT_FLAGS --product bookrender
+# shellcheck disable=SC2086
+BOOKRENDER_BIN="$(swift build -c release $RELEASE_SWIFT_FLAGS --show-bin-path)/bookrender"
 export BOOKRENDER_BIN
 if [ $# -gt 0 ]; then
     exec swift test --skip-build --disable-xctest "$@"
