@@ -154,7 +154,7 @@ final class JPEGCarrier {
     /// its header with the file behind it (`JPEGFileBytes`), an inline one as its bytes.
     func attach(jpeg asset: ImageAsset, sink: PDFSink) throws {
         let buffer: MimeBuffer
-        if let file = JPEGFileBytes(asset) {
+        if let file = JPEGFileBytes(asset, space: sink.headerSpace) {
             buffer = MimeBuffer(file: file, sink: sink, id: asset.id, origin: asset.origin)
         } else if asset.isFile {
             throw ImageError(.truncated, "\(asset.origin) could not be read again, or was replaced or changed size, while the book was rendering; render it again once nothing is changing the book's folder")

@@ -38,6 +38,8 @@ final class PDFSink {
     /// The last bytes written before a picture, kept once an Adobe CMYK JPEG is registered: the
     /// dictionary cairo wrote for it, which `decodeInverted` completes.
     private var tail: [UInt8]?
+    /// The buffers the pictures passed through are handed to cairo in (see `JPEGFileBytes`).
+    let headerSpace = SparseSpace()
 
     /// `copyingOnAThread`: pictures are copied on the `ImageCopier`'s thread; without, as cairo writes them.
     /// `name`: the file the PDF becomes, renamed from `url` once finished.

@@ -104,14 +104,33 @@ public struct AssetLocator: Sendable {
         guard count >= 4 else { return nil }
         var tail: [UInt8] = [0, 0]
         guard pread(fd, &tail, 2, off_t(count - 2)) == 2, tail == [0xFF, 0xD9] else { return nil }
-        // As large as the file but only the header's pages are touched.
-        guard let buffer = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+        // The header, in a buffer from the heap: a mapping would be unmapped again after it, which
+        // interrupts every other core running the process. A header longer than that (large
+        // colour profiles or metadata) is read into a mapping as large as the file, of which only
+        // the header's pages are touched.
+        let heapSize = min(count, Self.headerBuffer)
+        let heap = UnsafeMutableRawPointer.allocate(byteCount: heapSize, alignment: 16)
+        defer { heap.deallocate() }
+        if let info = probedHeader(fd, into: heap, count: heapSize) {
+            return ImageAsset(file: file, info: info, origin: origin, memo: memo)
+        }
+        guard count > heapSize,
+              let buffer = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
               buffer != MAP_FAILED else { return nil }
         defer { munmap(buffer, count) }
+        return probedHeader(fd, into: buffer, count: count).map { ImageAsset(file: file, info: $0, origin: origin, memo: memo) }
+    }
+
+    /// Enough for a header with its Exif data (a segment holds at most 64 KiB), and under the size
+    /// from which the allocator maps memory of its own.
+    static let headerBuffer = 96 << 10
+
+    /// The JPEG header read into `buffer` (`count` bytes of room), probed; nil when it does not
+    /// end within them or does not probe.
+    private static func probedHeader(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> ImageInfo? {
         guard let length = JPEGHeader.read(fd, into: buffer, count: count), length >= 3,
-              buffer.load(fromByteOffset: 2, as: UInt8.self) == 0xFF,
-              let info = try? ImageProbe.probeJPEG(header: UnsafeRawBufferPointer(start: buffer, count: length)) else { return nil }
-        return ImageAsset(file: file, info: info, origin: origin, memo: memo)
+              buffer.load(fromByteOffset: 2, as: UInt8.self) == 0xFF else { return nil }
+        return try? ImageProbe.probeJPEG(header: UnsafeRawBufferPointer(start: buffer, count: length))
     }
 
     /// `relative` probed from its header as `load` would (nil when it is not such a JPEG or cannot be opened).

@@ -4,14 +4,15 @@ import Foundation
 /// the resolver only that (and the file's last two bytes) to probe it.
 public enum JPEGHeader {
     /// Reads the file's header into `buffer` and returns its length: every marker segment from
-    /// SOI to the end of the first SOS segment header. Nil when the markers do not parse.
-    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Int? {
+    /// SOI to the end of the first SOS segment header. Nil when the markers do not parse, or
+    /// the header does not end within `count` bytes. Reads ahead `step` bytes at a time.
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, step: Int = 65_536) -> Int? {
         let b = buffer.assumingMemoryBound(to: UInt8.self)
         var filled = 0
-        // Makes bytes 0..<n readable; reads ahead in 64 KiB steps.
+        // Makes bytes 0..<n readable.
         func have(_ n: Int) -> Bool {
             guard n <= count else { return false }
-            if filled < n { filled = fill(fd, buffer, from: filled, to: min(count, max(n, filled + 65_536))) }
+            if filled < n { filled = fill(fd, buffer, from: filled, to: min(count, max(n, filled + step))) }
             return filled >= n
         }
         guard have(2), b[0] == 0xFF, b[1] == 0xD8 else { return nil }

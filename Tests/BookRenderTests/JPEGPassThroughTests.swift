@@ -10,18 +10,6 @@ import BookRenderKit
 /// sink copies the rest from the file. Checked on the bytes: header lengths, what the sink writes
 /// for whole and partial writes, and the JPEG streams of a finished PDF.
 @Suite struct JPEGPassThroughTests {
-    /// `jpeg` with `segments` comment segments of `size` bytes each after SOI: a header that
-    /// crosses the 64 KiB read-ahead, as a camera's thumbnails and ICC profile make it.
-    func withComments(_ jpeg: Data, segments: Int, size: Int) -> Data {
-        var out = Data(jpeg.prefix(2))
-        for i in 0..<segments {
-            let length = size + 2
-            out += [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)]
-            out += Data(repeating: UInt8(0x41 + i), count: size)
-        }
-        return out + jpeg.dropFirst(2)
-    }
-
     /// Where the first SOS segment ends: segment lengths added up from SOI, the plain way (the
     /// test JPEGs have no fill bytes and no markers without a length before their scan).
     func sosEnd(_ jpeg: [UInt8]) -> Int? {
@@ -50,7 +38,7 @@ import BookRenderKit
     @Test func headerEndsWithTheFirstScanHeader() throws {
         let plain = try TestImages.gradientJPEG(width: 64, height: 48)
         #expect(try headerLength(plain) == sosEnd(Array(plain)))
-        let big = withComments(plain, segments: 3, size: 60_000)
+        let big = TestImages.withComments(plain, segments: 3, size: 60_000)
         #expect(big.count > 180_000)
         #expect(try headerLength(big) == sosEnd(Array(big)))
         let progressive = try TestImages.gradientJPEG(width: 64, height: 48, ["-progressive"])
@@ -181,7 +169,7 @@ import BookRenderKit
     /// End to end: a JPEG whose header crosses the 64 KiB read-ahead goes into the PDF byte for byte.
     @Test func aLongHeaderedJPEGIsEmbeddedByteForByte() throws {
         let dir = try temporaryDirectory("jpeg-long-header")
-        let jpeg = withComments(try TestImages.gradientJPEG(width: 1600, height: 1200), segments: 2, size: 50_000)
+        let jpeg = TestImages.withComments(try TestImages.gradientJPEG(width: 1600, height: 1200), segments: 2, size: 50_000)
         // Scan data beyond what reading the header reads ahead (up to 64 KiB past it): those
         // bytes reach the PDF only by the sink's copy from the file.
         let header = try #require(sosEnd(Array(jpeg)))

@@ -30,6 +30,10 @@ struct LazyImageIDTests {
             "grey.jpg": try TestImages.redJPEG(width: 40, height: 30, ["-grayscale"]),
             "rotated.jpg": TestImages.withExifOrientation(try TestImages.redJPEG(width: 64, height: 48), 6),
             "cmyk.jpg": TestImages.flatJPEG(width: 8, height: 8, components: [0, 128, 255, 32], adobeTransform: 2),
+            // A header longer than the buffer it is first read into, and one just shorter.
+            "long-header.jpg": TestImages.withComments(try TestImages.gradientJPEG(width: 64, height: 48), segments: 3, size: 50_000),
+            "near-header.jpg": TestImages.withComments(try TestImages.gradientJPEG(width: 400, height: 300), segments: 2,
+                                                       size: (AssetLocator.headerBuffer - 4_000) / 2),
         ]
     }
 

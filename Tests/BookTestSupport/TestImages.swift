@@ -166,6 +166,18 @@ public enum TestImages {
             + u32(0)
     }
 
+    /// `jpeg` with `segments` comment segments of `size` bytes each after SOI: a long header, as a
+    /// camera's thumbnails and ICC profile make it.
+    public static func withComments(_ jpeg: Data, segments: Int, size: Int) -> Data {
+        var out = Data(jpeg.prefix(2))
+        for i in 0..<segments {
+            let length = size + 2
+            out += [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)]
+            out += Data(repeating: UInt8(0x41 + i), count: size)
+        }
+        return out + jpeg.dropFirst(2)
+    }
+
     /// The JPEG with an Exif APP1 segment (preceded by an XMP APP1, which must be skipped)
     /// right after SOI.
     public static func withExifOrientation(_ jpeg: Data, _ orientation: Int, bigEndian: Bool = false) -> Data {
