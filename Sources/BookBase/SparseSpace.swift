@@ -6,8 +6,9 @@ import Foundation
 /// other core running the process to flush its address translations; a mapping of its own for
 /// each picture paid that once per picture, on the thread drawing the pages.
 public final class SparseSpace: @unchecked Sendable {
-    /// One reservation: address space, no memory until a page is written.
-    static let reservation = 256 << 20
+    /// One reservation: address space, no memory until a page is written; a picture book's
+    /// pictures fit in one or a few, and a process whose address space is limited keeps room.
+    static let reservation = 64 << 20
     private let lock = NSLock()
     private var mappings: [(base: UnsafeMutableRawPointer, length: Int)] = []
     private var next: UnsafeMutableRawPointer?

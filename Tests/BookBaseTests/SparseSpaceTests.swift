@@ -7,8 +7,9 @@ import BookBase
 @Suite struct SparseSpaceTests {
     @Test func buffersAreZeroedWritableAndApart() throws {
         let space = SparseSpace()
-        // Small ones share a reservation; the last is larger than a quarter of one.
-        let sizes = [1, 4_095, 4_096, 4_097, 1_500_000, 3, 80 << 20]
+        // Small ones share a reservation; the last two are larger than a quarter of one, the last
+        // larger than a whole one.
+        let sizes = [1, 4_095, 4_096, 4_097, 1_500_000, 3, 20 << 20, 70 << 20]
         var buffers: [(UnsafeMutableRawPointer, Int)] = []
         for (i, size) in sizes.enumerated() {
             let buffer = try #require(space.buffer(size), "\(size) bytes")
