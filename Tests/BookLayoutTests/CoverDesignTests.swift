@@ -226,19 +226,7 @@ import BookRenderKit
     @Test(arguments: pictureBookThemes, ["When the Lighthouse Keeper's Daughter Found the Sea Dragon's Lost Egg",
                                          "How the Very Small Red Fox Who Lived Under the Old Oak Tree Walked All the Long Way Home Alone"])
     func aTitleTooLongForItsShareGivesUpSizeOnlyOnceThePictureIsAtItsLeast(_ theme: String, _ title: String) throws {
-        let folder = try temporaryDirectory("cover-long-\(theme)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try NightScenes.night(width: 900, height: 1200, figure: SceneFigure(x: 450, foot: 1170, height: 1000))
-            .write(to: folder.appendingPathComponent("close.png"))
-        let json = """
-            {"schema": 1, "kind": "storybook", "language": "en", "title": "\(title)",
-             "subtitle": "A bedtime story", "author": "June Harrow", "theme": "\(theme)",
-             "format": {"trim": {"width": "6in", "height": "9in"}}, "cover": {"photo": "close.png"},
-             "pages": [{"type": "illustration", "image": "close.png", "text": "The end of the day."}]}
-            """
-        try Data(json.utf8).write(to: folder.appendingPathComponent("book.json"))
-        let tree = try TestBooks.open(folder.appendingPathComponent("book.json")).layout()
-        let cover = try #require(tree.pages.first)
+        let (tree, cover) = try Self.closeUpCover(theme: theme, title: title, trim: ("6in", "9in"))
         let share = try Self.capShare(cover, height: tree.trim.height), plate = Self.plateShare(cover, trim: tree.trim)
         #expect(share >= 0.0799 || Self.titleMadeRoom(plate), "\(theme): capitals \(share * 100) % beside a picture \(plate * 100) % of the cover")
         #expect(share >= 0.05, "\(theme): capitals \(share * 100) % of the cover")
@@ -251,20 +239,27 @@ import BookRenderKit
     /// cover (it was once left off there).
     @Test(arguments: pictureBookThemes)
     func onATinyTrimTheCoverKeepsItsPicture(_ theme: String) throws {
-        let folder = try temporaryDirectory("cover-tiny-\(theme)")
+        let (_, cover) = try Self.closeUpCover(theme: theme, title: "The Night the Little Red Fox Walked All the Way Home Alone",
+                                               trim: ("4in", "5.333in"))
+        #expect(cover.images.contains { $0.asset.origin.contains("close.png") }, "\(theme): the picture is left off")
+        for (a, b) in Self.wordsRunningIntoEachOther(cover) { Issue.record("\(theme): \"\(a)\" runs into \"\(b)\"") }
+    }
+
+    /// A book in `theme` at `trim` whose cover and one page show a close-up (a figure that fills
+    /// its picture), laid out: the tree and its cover.
+    static func closeUpCover(theme: String, title: String, trim: (width: String, height: String)) throws -> (PageTree, PageNode) {
+        let folder = try temporaryDirectory("cover-close-\(theme)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try NightScenes.night(width: 900, height: 1200, figure: SceneFigure(x: 450, foot: 1170, height: 1000))
             .write(to: folder.appendingPathComponent("close.png"))
         let json = """
-            {"schema": 1, "kind": "storybook", "language": "en", "title": "The Night the Little Red Fox Walked All the Way Home Alone",
+            {"schema": 1, "kind": "storybook", "language": "en", "title": "\(title)",
              "subtitle": "A bedtime story", "author": "June Harrow", "theme": "\(theme)",
-             "format": {"trim": {"width": "4in", "height": "5.333in"}}, "cover": {"photo": "close.png"},
+             "format": {"trim": {"width": "\(trim.width)", "height": "\(trim.height)"}}, "cover": {"photo": "close.png"},
              "pages": [{"type": "illustration", "image": "close.png", "text": "The end of the day."}]}
             """
         try Data(json.utf8).write(to: folder.appendingPathComponent("book.json"))
         let tree = try TestBooks.open(folder.appendingPathComponent("book.json")).layout()
-        let cover = try #require(tree.pages.first)
-        #expect(cover.images.contains { $0.asset.origin.contains("close.png") }, "\(theme): the picture is left off")
-        for (a, b) in Self.wordsRunningIntoEachOther(cover) { Issue.record("\(theme): \"\(a)\" runs into \"\(b)\"") }
+        return (tree, try #require(tree.pages.first))
     }
 }
